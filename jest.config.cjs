@@ -1,0 +1,9 @@
+// swc in CommonJS mode: fastest transform measured here (dependency-notes §6); types are checked by `npm run typecheck`.
+module.exports = {
+  testEnvironment: "node",
+  roots: ["<rootDir>/test"],
+  testMatch: ["**/*.test.ts"],
+  transform: { "^.+\\.(t|j)sx?$": ["@swc/jest", { jsc: { target: "es2022" }, module: { type: "commonjs" } }] },
+  reporters: ["default", "<rootDir>/test/summary-reporter.cjs"],
+  testTimeout: 60000,
+};
