@@ -1,0 +1,145 @@
+// Binary snapshot format of the BM25 index (magic + version + packed postings), and its strict decoder:
+// unknown magic or version, truncation and inconsistent postings are refused with a message saying which.
+
+/** A packed, tombstone-free image of a Bm25Index. */
+export interface Bm25Image {
+  k1: number;
+  b: number;
+  /** Term text by term id. */
+  terms: string[];
+  /** CSR: postings of term t are [offsets[t], offsets[t + 1]). */
+  offsets: Int32Array;
+  docs: Int32Array;
+  tfs: Int32Array;
+  /** Token count by doc number, -1 where no doc is live. */
+  docLengths: Int32Array;
+}
+
+export const BM25_SNAPSHOT_VERSION = 1;
+const MAGIC = "DSHBM25\0";
+// magic(8) version termCount termUnits postingCount docCount reserved (u32 each) k1 b (f64 each)
+const HEADER_BYTES = 48;
+const PREFIX = "Bm25Index.deserialize:";
+// Bulk byte copies on little-endian hosts (all mainstream ones); DataView keeps big-endian hosts correct.
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
+// Layout after the header, all little-endian: u32 term lengths (UTF-16 units), i32 offsets, i32 docs,
+// i32 tfs, i32 doc lengths, u16 term text. UTF-16 units keep any term exact, lone surrogates included.
+export function encodeSnapshot(image: Bm25Image): Uint8Array {
+  const termUnits = image.terms.reduce((sum, term) => sum + term.length, 0);
+  const postings = image.offsets[image.terms.length];
+  const bytes = new Uint8Array(snapshotBytes(image.terms.length, termUnits, postings, image.docLengths.length));
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < MAGIC.length; i++) bytes[i] = MAGIC.charCodeAt(i);
+  [BM25_SNAPSHOT_VERSION, image.terms.length, termUnits, postings, image.docLengths.length, 0].forEach((value, i) =>
+    view.setUint32(8 + 4 * i, value, true),
+  );
+  view.setFloat64(32, image.k1, true);
+  view.setFloat64(40, image.b, true);
+  let at = putInt32s(bytes, HEADER_BYTES, Int32Array.from(image.terms, (term) => term.length));
+  for (const array of [image.offsets.subarray(0, image.terms.length + 1), image.docs.subarray(0, postings), image.tfs.subarray(0, postings), image.docLengths]) {
+    at = putInt32s(bytes, at, array);
+  }
+  for (const term of image.terms) {
+    for (let i = 0; i < term.length; i++, at += 2) view.setUint16(at, term.charCodeAt(i), true);
+  }
+  return bytes;
+}
+
+export function decodeSnapshot(bytes: Uint8Array): Bm25Image {
+  if (!(bytes instanceof Uint8Array)) throw new Error(`${PREFIX} expected a Uint8Array, got ${typeof bytes}`);
+  if (bytes.length < HEADER_BYTES) throw new Error(`${PREFIX} snapshot is truncated: ${bytes.length} bytes, the header alone needs ${HEADER_BYTES}`);
+  const magic = String.fromCharCode(...bytes.subarray(0, MAGIC.length));
+  if (magic !== MAGIC) throw new Error(`${PREFIX} not a BM25 snapshot (bad magic ${JSON.stringify(magic)})`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const [version, termCount, termUnits, postings, docCount] = [8, 12, 16, 20, 24].map((at) => view.getUint32(at, true));
+  if (version !== BM25_SNAPSHOT_VERSION) {
+    throw new Error(`${PREFIX} unsupported snapshot version ${version} (this build reads version ${BM25_SNAPSHOT_VERSION})`);
+  }
+  const expected = snapshotBytes(termCount, termUnits, postings, docCount);
+  if (bytes.length < expected) throw new Error(`${PREFIX} snapshot is truncated: ${bytes.length} bytes, expected ${expected}`);
+  if (bytes.length > expected) throw new Error(`${PREFIX} snapshot has ${bytes.length - expected} trailing bytes after the expected ${expected}`);
+  let at = HEADER_BYTES;
+  const take = (length: number): Int32Array => {
+    const array = new Int32Array(length);
+    if (LITTLE_ENDIAN) new Uint8Array(array.buffer).set(bytes.subarray(at, at + 4 * length));
+    else for (let i = 0; i < length; i++) array[i] = view.getInt32(at + 4 * i, true);
+    at += 4 * length;
+    return array;
+  };
+  const termLengths = take(termCount);
+  const image: Bm25Image = {
+    k1: view.getFloat64(32, true),
+    b: view.getFloat64(40, true),
+    terms: [],
+    offsets: take(termCount + 1),
+    docs: take(postings),
+    tfs: take(postings),
+    docLengths: take(docCount),
+  };
+  image.terms = readTerms(view, at, termLengths, termUnits);
+  checkPostings(image);
+  return image;
+}
+
+function snapshotBytes(termCount: number, termUnits: number, postings: number, docCount: number): number {
+  return HEADER_BYTES + 4 * termCount + 4 * (termCount + 1) + 8 * postings + 4 * docCount + 2 * termUnits;
+}
+
+function putInt32s(bytes: Uint8Array, at: number, array: Int32Array): number {
+  if (LITTLE_ENDIAN) bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
+  else {
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    for (let i = 0; i < array.length; i++) view.setInt32(at + 4 * i, array[i], true);
+  }
+  return at + array.byteLength;
+}
+
+function readTerms(view: DataView, at: number, lengths: Int32Array, termUnits: number): string[] {
+  const units = new Uint16Array(termUnits);
+  for (let i = 0; i < termUnits; i++) units[i] = view.getUint16(at + 2 * i, true);
+  const terms: string[] = [];
+  const seen = new Set<string>();
+  let start = 0;
+  for (const length of lengths) {
+    if (length < 0 || start + length > termUnits) throw new Error(`${PREFIX} corrupt snapshot: term lengths exceed the term text`);
+    const term = unitsToString(units, start, start + length);
+    if (seen.has(term)) throw new Error(`${PREFIX} corrupt snapshot: duplicate term ${JSON.stringify(term)}`);
+    seen.add(term);
+    terms.push(term);
+    start += length;
+  }
+  if (start !== termUnits) throw new Error(`${PREFIX} corrupt snapshot: term lengths do not cover the term text`);
+  return terms;
+}
+
+// fromCharCode keeps lone surrogates that a UTF-16 TextDecoder would replace; chunked to bound argument counts.
+function unitsToString(units: Uint16Array, start: number, end: number): string {
+  let text = "";
+  for (let from = start; from < end; from += 8192) text += String.fromCharCode(...units.subarray(from, Math.min(end, from + 8192)));
+  return text;
+}
+
+// Every posting must name a live doc once per term with tf >= 1, and each doc's tfs must add up to its length.
+function checkPostings({ terms, offsets, docs, tfs, docLengths }: Bm25Image): void {
+  const corrupt = (what: string): never => {
+    throw new Error(`${PREFIX} corrupt snapshot: ${what}`);
+  };
+  if (offsets[0] !== 0 || offsets[terms.length] !== docs.length) corrupt("term offsets do not span the postings");
+  const tfSum = new Float64Array(docLengths.length);
+  const lastTerm = new Int32Array(docLengths.length).fill(-1);
+  for (let t = 0; t < terms.length; t++) {
+    if (offsets[t + 1] < offsets[t]) corrupt(`term offsets decrease at term ${t}`);
+    for (let p = offsets[t]; p < offsets[t + 1]; p++) {
+      const doc = docs[p];
+      if (!(doc >= 0 && doc < docLengths.length && docLengths[doc] >= 0)) corrupt(`posting ${p} names doc ${doc}, which is not live`);
+      if (tfs[p] < 1) corrupt(`posting ${p} has term frequency ${tfs[p]}`);
+      if (lastTerm[doc] === t) corrupt(`doc ${doc} appears twice in the postings of term ${t}`);
+      lastTerm[doc] = t;
+      tfSum[doc] += tfs[p];
+    }
+  }
+  for (let doc = 0; doc < docLengths.length; doc++) {
+    if (docLengths[doc] < -1 || (docLengths[doc] >= 0 && tfSum[doc] !== docLengths[doc])) corrupt(`doc ${doc} length ${docLengths[doc]} disagrees with its postings`);
+  }
+}

@@ -1,0 +1,279 @@
+import fc from "fast-check";
+import bm25 from "wink-bm25-text-search";
+import { Bm25Index } from "../../bridge/index/bm25";
+import { tokenize } from "../../bridge/index/tokenize";
+import type { Scored } from "../../bridge/index/top-k";
+
+type Params = { k1: number; b: number };
+const SPECIAL = ["constructor", "__proto__", "proto", "hasOwnProperty", "toString", "valueOf"];
+
+function seeded(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Mixed zh/en memories over a skewed vocabulary, so common terms, rare terms and repeats all occur.
+function mixedCorpus(count: number, seed: number): string[][] {
+  const random = seeded(seed);
+  const skewed = (n: number) => Math.floor(n * random() ** 2.5);
+  const words = [...SPECIAL, ..."memory vector index search query user said meeting key shoe cabinet flower pot mug broke bought tuesday paris".split(" ")];
+  const chars = [..."向量数据库搜索记忆钥匙鞋柜花盆杯子买了打破周二巴黎会议用户说过"];
+  return Array.from({ length: count }, () => {
+    const parts: string[] = [];
+    for (let i = 4 + skewed(30); i > 0; i--) parts.push(words[skewed(words.length)]);
+    for (let i = skewed(6); i > 0; i--) parts.push(Array.from({ length: 1 + skewed(10) }, () => chars[skewed(chars.length)]).join(""));
+    return tokenize(parts.join(" ")).concat(random() < 0.1 ? [SPECIAL[skewed(SPECIAL.length)]] : []);
+  });
+}
+
+function buildIndex(docs: Map<number, string[]> | string[][], params?: Params): Bm25Index {
+  const index = new Bm25Index(params);
+  for (const [doc, tokens] of docs.entries()) index.add(doc, tokens);
+  return index;
+}
+
+// wink reads each body through this prep task, so both indexes see identical token lists.
+function buildWink(docs: Map<number, string[]> | string[][], { k1, b }: Params) {
+  const engine = bm25();
+  engine.defineConfig({ fldWeights: { body: 1 }, bm25Params: { k1, b, k: 1 } });
+  engine.definePrepTasks([(body: string) => (body === "" ? [] : body.split(" "))]);
+  for (const [doc, tokens] of docs.entries()) engine.addDoc({ body: tokens.join(" ") }, doc);
+  engine.consolidate();
+  return engine;
+}
+
+// wink rounds each doc-term weight to 4 decimals, so a score over q query tokens may be off by q * 5e-5 and
+// docs whose oracle scores differ by less than twice that may legitimately swap places.
+function expectOracleRanking(ours: Scored[], oracle: Array<[string, number]>, queryLength: number): void {
+  const tolerance = queryLength * 1e-4 + 1e-9;
+  const oracleScore = new Map(oracle.map(([id, score]) => [Number(id), score]));
+  expect(ours.map((hit) => hit.doc).sort((x, y) => x - y)).toEqual([...oracleScore.keys()].sort((x, y) => x - y));
+  // Collected rather than asserted one by one: thousands of expect() calls dominate the run time.
+  const disagreements = ours.flatMap((hit, rank) => {
+    const expected = oracleScore.get(hit.doc)!;
+    if (Math.abs(hit.score - expected) > tolerance / 2) return [`doc ${hit.doc} scored ${hit.score}, wink ${expected}`];
+    if (Math.abs(expected - oracle[rank][1]) > tolerance) return [`doc ${hit.doc} (wink ${expected}) at rank ${rank}, where wink has ${oracle[rank][1]}`];
+    return [];
+  });
+  expect(disagreements).toEqual([]);
+}
+
+function compareWithOracle(docs: Map<number, string[]> | string[][], index: Bm25Index, params: Params, queries: string[][]): void {
+  const oracle = buildWink(docs, params);
+  const all = Math.max(index.size, 1);
+  for (const query of queries) expectOracleRanking(index.search(query, all), oracle.search(query.join(" "), all), query.length);
+}
+
+function sampleQueries(docs: string[][], count: number, seed: number): string[][] {
+  const random = seeded(seed);
+  const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)];
+  return Array.from({ length: count }, () => {
+    const source = pick(docs.filter((doc) => doc.length > 0));
+    const query = Array.from({ length: 1 + Math.floor(random() * 8) }, () => pick(source));
+    if (random() < 0.2) query.push(pick(SPECIAL));
+    if (random() < 0.1) query.push("absent-term");
+    return query;
+  });
+}
+
+const PARAM_SETS: Params[] = [
+  { k1: 1.2, b: 0.75 },
+  { k1: 2, b: 0.3 },
+  { k1: 0.5, b: 1 },
+  { k1: 0, b: 0 },
+];
+
+describe("Bm25Index against wink-bm25-text-search", () => {
+  const corpus = mixedCorpus(400, 7);
+  const queries = sampleQueries(corpus, 150, 11);
+
+  it.each(PARAM_SETS)("ranks and scores like wink with k1=$k1, b=$b over a 400-doc mixed corpus", (params) => {
+    compareWithOracle(corpus, buildIndex(corpus, params), params, queries);
+  });
+
+  it("counts a repeated query token once per occurrence, as wink does, unless dedupeQuery is set", () => {
+    const index = buildIndex(corpus);
+    const [hit] = index.search(["向量"], 1);
+    expect(index.search(["向量", "向量", "向量"], 1)[0].score).toBeCloseTo(3 * hit.score, 10);
+    expect(index.search(["向量", "向量", "向量"], 1, undefined, { dedupeQuery: true })).toEqual([hit]);
+    expectOracleRanking(index.search(["向量", "向量", "memory"], 400), buildWink(corpus, PARAM_SETS[0]).search("向量 向量 memory", 400), 3);
+  });
+
+  it("agrees with wink on arbitrary small corpora, parameters and queries", () => {
+    const vocabulary = ["a", "b", "c", "中文", "文", ...SPECIAL];
+    const token = fc.constantFrom(...vocabulary);
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(token, { maxLength: 8 }), { minLength: 3, maxLength: 12 }),
+        fc.array(fc.array(fc.oneof(token, fc.constant("unseen")), { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 5 }),
+        fc.record({ k1: fc.double({ min: 0, max: 3, noNaN: true }), b: fc.double({ min: 0, max: 1, noNaN: true }) }),
+        (docs, queryList, params) => compareWithOracle(docs, buildIndex(docs, params), params, queryList),
+      ),
+    );
+  });
+
+  it("matches wink built from the live docs after removals, re-packs and further adds", () => {
+    const index = buildIndex(corpus.slice(0, 300));
+    for (let doc = 0; doc < 300; doc += 3) expect(index.remove(doc)).toBe(true);
+    for (let doc = 300; doc < 400; doc++) index.add(doc, corpus[doc]);
+    const live = new Map([...corpus.entries()].filter(([doc]) => doc >= 300 || doc % 3 !== 0));
+    expect(index.size).toBe(live.size);
+    compareWithOracle(live, index, PARAM_SETS[0], queries);
+  });
+});
+
+describe("Bm25Index incremental updates", () => {
+  it("gives the same results as an index rebuilt from the live docs, whatever was added, removed and vacuumed", () => {
+    const tokens = fc.array(fc.constantFrom("a", "b", "c", "d", "记忆", "忆", "constructor", "__proto__"), { maxLength: 10 });
+    fc.assert(
+      fc.property(
+        fc.array(tokens, { maxLength: 25 }),
+        fc.array(fc.boolean(), { maxLength: 25 }),
+        fc.array(tokens, { maxLength: 10 }),
+        fc.constantFrom("never", "after removals", "at the end"),
+        fc.array(fc.array(fc.constantFrom("a", "b", "c", "d", "记忆", "忆", "constructor", "__proto__", "zz"), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 6 }),
+        (first, removals, later, vacuumAt, queries) => {
+          const index = new Bm25Index();
+          const live = new Map<number, string[]>();
+          first.forEach((doc, id) => (index.add(id, doc), live.set(id, doc)));
+          removals.forEach((remove, id) => remove && id < first.length && (index.remove(id), live.delete(id)));
+          if (vacuumAt === "after removals") index.vacuum();
+          later.forEach((doc, i) => (index.add(first.length + i, doc), live.set(first.length + i, doc)));
+          if (vacuumAt === "at the end") index.vacuum();
+          const rebuilt = buildIndex(live);
+          expect(index.size).toBe(rebuilt.size);
+          for (const query of queries) expect(index.search(query, 50)).toEqual(rebuilt.search(query, 50));
+        },
+      ),
+    );
+  });
+
+  it("reports removal once, forgets the doc, and accepts the doc number again with new tokens", () => {
+    // Enough docs that one tombstone stays below the auto-vacuum fraction, so re-adding must purge it.
+    const docs = [["apple"], ["pear"], ["apple", "pear"], ["fig"], ["fig"], ["fig"], ["fig"], ["fig"]];
+    const index = buildIndex(docs);
+    expect(index.remove(0)).toBe(true);
+    expect(index.remove(0)).toBe(false);
+    expect(index.remove(99)).toBe(false);
+    expect(index.has(0)).toBe(false);
+    expect(index.size).toBe(7);
+    expect(index.search(["apple"], 10).map((hit) => hit.doc)).toEqual([2]);
+    index.add(0, ["plum"]);
+    const rebuilt = buildIndex(new Map(docs.map((tokens, doc) => [doc, doc === 0 ? ["plum"] : tokens])));
+    expect(index.search(["apple", "plum", "pear"], 10)).toEqual(rebuilt.search(["apple", "plum", "pear"], 10));
+    expect(index.search(["apple"], 10).map((hit) => hit.doc)).toEqual([2]);
+  });
+
+  it("refuses to add a live doc twice, a bad doc number or a non-string token, leaving the index unchanged", () => {
+    const index = buildIndex([["apple"]]);
+    expect(() => index.add(0, ["pear"])).toThrow("Bm25Index.add: doc 0 is already indexed");
+    expect(() => index.add(-1, ["pear"])).toThrow("doc must be an integer in [0, 2147483646], got -1");
+    expect(() => index.add(1.5, ["pear"])).toThrow("got 1.5");
+    expect(() => index.add(1, ["pear", 7 as unknown as string])).toThrow("tokens must be strings, got number at 1");
+    expect(index.size).toBe(1);
+    expect(index.search(["pear"], 10)).toEqual([]);
+  });
+});
+
+describe("Bm25Index search", () => {
+  const docs = [["key", "shoe", "cabinet"], ["key", "flower", "pot"], ["mug"], ["key", "shoe", "cabinet"], ["key"]];
+
+  it("returns every live doc containing a query term, best first, equal scores by lower doc number", () => {
+    const hits = buildIndex(docs).search(["key", "shoe"], 10);
+    expect(hits.map((hit) => hit.doc)).toEqual([0, 3, 4, 1]);
+    expect(hits[0].score).toBe(hits[1].score);
+    expect(hits.every((hit) => hit.score > 0)).toBe(true);
+  });
+
+  it("returns only the limit best, nothing for limit 0 or unknown terms, and rejects a bad limit", () => {
+    const index = buildIndex(docs);
+    expect(index.search(["key", "shoe"], 2).map((hit) => hit.doc)).toEqual([0, 3]);
+    expect(index.search(["key"], 0)).toEqual([]);
+    expect(index.search(["nothing"], 5)).toEqual([]);
+    expect(new Bm25Index().search(["key"], 5)).toEqual([]);
+    expect(() => index.search(["key"], -1)).toThrow("Bm25Index.search: limit must be a non-negative integer, got -1");
+  });
+
+  it("skips docs the accept mask rejects or does not cover, without changing the others' scores", () => {
+    const index = buildIndex(docs);
+    const unfiltered = index.search(["key", "pot"], 10);
+    const accept = Uint8Array.from([1, 0, 1, 1]);
+    expect(index.search(["key", "pot"], 10, accept)).toEqual(unfiltered.filter((hit) => hit.doc === 0 || hit.doc === 3));
+  });
+
+  it("treats Object.prototype names as ordinary document and query tokens", () => {
+    const index = buildIndex([["constructor", "x"], ["__proto__"], ["hasOwnProperty", "proto"], ["toString"], ["x"]]);
+    expect(index.search(["constructor"], 10).map((hit) => hit.doc)).toEqual([0]);
+    expect(index.search(["__proto__"], 10).map((hit) => hit.doc)).toEqual([1]);
+    expect(index.search(["proto", "hasOwnProperty"], 10).map((hit) => hit.doc)).toEqual([2]);
+    expect(index.search(["toString", "valueOf"], 10).map((hit) => hit.doc)).toEqual([3]);
+    const viaTokenizer = buildIndex([tokenize("the __proto__ constructor"), tokenize("hasOwnProperty"), tokenize("plain text")]);
+    expect(viaTokenizer.search(tokenize("__proto__ hasOwnProperty"), 10).map((hit) => hit.doc)).toEqual([1, 0]);
+  });
+
+  it.each([
+    ["k1 = -1", { k1: -1 }, "Bm25Index: k1 must be a finite number >= 0, got -1"],
+    ["k1 = NaN", { k1: Number.NaN }, "Bm25Index: k1 must be a finite number >= 0, got NaN"],
+    ["k1 = Infinity", { k1: Infinity }, "Bm25Index: k1 must be a finite number >= 0, got Infinity"],
+    ["b = 1.5", { b: 1.5 }, "Bm25Index: b must be a number in [0, 1], got 1.5"],
+    ["b = -0.1", { b: -0.1 }, "Bm25Index: b must be a number in [0, 1], got -0.1"],
+  ])("rejects %s with an error naming the field", (_, params, message) => {
+    expect(() => new Bm25Index(params)).toThrow(message);
+  });
+});
+
+describe("Bm25Index snapshots", () => {
+  const corpus = mixedCorpus(200, 3);
+  const queries = sampleQueries(corpus, 40, 5);
+
+  function churned(): Bm25Index {
+    const index = buildIndex(corpus.slice(0, 150), { k1: 1.6, b: 0.4 });
+    for (let doc = 0; doc < 150; doc += 10) index.remove(doc);
+    for (let doc = 150; doc < 160; doc++) index.add(doc, corpus[doc]);
+    return index;
+  }
+
+  it("round-trips to an index with identical results and parameters, which keeps accepting adds and removes", () => {
+    const original = churned();
+    const expected = queries.map((query) => original.search(query, 20));
+    const loaded = Bm25Index.deserialize(original.serialize());
+    expect([loaded.k1, loaded.b, loaded.size]).toEqual([1.6, 0.4, original.size]);
+    expect(queries.map((query) => loaded.search(query, 20))).toEqual(expected);
+    for (const index of [original, loaded]) {
+      for (let doc = 160; doc < 200; doc++) index.add(doc, corpus[doc]);
+      for (let doc = 1; doc < 150; doc += 7) index.remove(doc);
+    }
+    expect(queries.map((query) => loaded.search(query, 20))).toEqual(queries.map((query) => original.search(query, 20)));
+    expect(Bm25Index.deserialize(loaded.serialize()).serialize()).toEqual(original.serialize());
+  });
+
+  it("round-trips an empty index and exotic terms exactly", () => {
+    expect(Bm25Index.deserialize(new Bm25Index().serialize()).size).toBe(0);
+    const index = Bm25Index.deserialize(buildIndex([["\ud800", "𠀀"], ["__proto__"], []]).serialize());
+    expect(index.search(["\ud800"], 5).map((hit) => hit.doc)).toEqual([0]);
+    expect(index.search(["__proto__"], 5).map((hit) => hit.doc)).toEqual([1]);
+    expect(index.has(2)).toBe(true);
+  });
+
+  it.each([
+    ["a wrong magic", (bytes: Uint8Array) => (bytes[0] = 0x58), 'not a BM25 snapshot (bad magic "XSHBM25\\u0000")'],
+    ["an unknown version", (bytes: Uint8Array) => (bytes[8] = 2), "unsupported snapshot version 2 (this build reads version 1)"],
+    // Three terms: the first posting follows the 48-byte header, 3 term lengths and 4 offsets.
+    ["a posting of a doc that is not live", (bytes: Uint8Array) => new DataView(bytes.buffer).setInt32(48 + 4 * 3 + 4 * 4, 9, true), "corrupt snapshot: posting 0 names doc 9, which is not live"],
+  ])("refuses a snapshot with %s", (_, damage, message) => {
+    const bytes = buildIndex([["a"], ["b", "a"], ["c"]]).serialize();
+    damage(bytes);
+    expect(() => Bm25Index.deserialize(bytes)).toThrow(`Bm25Index.deserialize: ${message}`);
+  });
+
+  it("refuses truncated snapshots and trailing bytes, saying how many bytes were expected", () => {
+    const bytes = buildIndex([["a"], ["b", "a"], ["c"]]).serialize();
+    expect(() => Bm25Index.deserialize(bytes.subarray(0, 20))).toThrow("snapshot is truncated: 20 bytes, the header alone needs 48");
+    expect(() => Bm25Index.deserialize(bytes.subarray(0, bytes.length - 1))).toThrow(`snapshot is truncated: ${bytes.length - 1} bytes, expected ${bytes.length}`);
+    expect(() => Bm25Index.deserialize(Uint8Array.from([...bytes, 0]))).toThrow(`snapshot has 1 trailing bytes after the expected ${bytes.length}`);
+  });
+});
