@@ -1,0 +1,47 @@
+;; Int8 x int16 dot-product scan for the dense index: one i32 dot per stored code row.
+;; Rows are `stride` bytes (a multiple of 32, zero-padded); the query is `stride` int16 values.
+
+(module
+  (memory (export "memory") 1)
+
+  ;; out[d] = sum_j codes[d][j] * query[j] for d in [0, count).
+  ;; Exact in i32: the caller bounds 127 * sum|query| below 2^31.
+  (func (export "scan")
+    (param $query i32) (param $codes i32) (param $stride i32) (param $count i32) (param $out i32)
+    (local $row i32) (local $rowEnd i32) (local $q i32) (local $outEnd i32)
+    (local $a v128) (local $b v128) (local $acc0 v128) (local $acc1 v128) (local $acc2 v128) (local $acc3 v128)
+    (local.set $row (local.get $codes))
+    (local.set $outEnd (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))))
+    (block $done
+      (br_if $done (i32.eqz (local.get $count)))
+      (loop $rows
+        (local.set $rowEnd (i32.add (local.get $row) (local.get $stride)))
+        (local.set $q (local.get $query))
+        (local.set $acc0 (v128.const i32x4 0 0 0 0))
+        (local.set $acc1 (v128.const i32x4 0 0 0 0))
+        (local.set $acc2 (v128.const i32x4 0 0 0 0))
+        (local.set $acc3 (v128.const i32x4 0 0 0 0))
+        ;; 32 code bytes per step, four independent accumulators to hide the dot latency.
+        (loop $cols
+          (local.set $a (v128.load (local.get $row)))
+          (local.set $b (v128.load offset=16 (local.get $row)))
+          (local.set $acc0 (i32x4.add (local.get $acc0)
+            (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $a)) (v128.load (local.get $q)))))
+          (local.set $acc1 (i32x4.add (local.get $acc1)
+            (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $a)) (v128.load offset=16 (local.get $q)))))
+          (local.set $acc2 (i32x4.add (local.get $acc2)
+            (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $b)) (v128.load offset=32 (local.get $q)))))
+          (local.set $acc3 (i32x4.add (local.get $acc3)
+            (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $b)) (v128.load offset=48 (local.get $q)))))
+          (local.set $row (i32.add (local.get $row) (i32.const 32)))
+          (local.set $q (i32.add (local.get $q) (i32.const 64)))
+          (br_if $cols (i32.lt_u (local.get $row) (local.get $rowEnd))))
+        (local.set $acc0 (i32x4.add
+          (i32x4.add (local.get $acc0) (local.get $acc1))
+          (i32x4.add (local.get $acc2) (local.get $acc3))))
+        (i32.store (local.get $out) (i32.add
+          (i32.add (i32x4.extract_lane 0 (local.get $acc0)) (i32x4.extract_lane 1 (local.get $acc0)))
+          (i32.add (i32x4.extract_lane 2 (local.get $acc0)) (i32x4.extract_lane 3 (local.get $acc0)))))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (br_if $rows (i32.lt_u (local.get $out) (local.get $outEnd))))))
+)

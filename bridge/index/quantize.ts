@@ -1,0 +1,131 @@
+// Int8 codes of the stored unit vectors, kept in WebAssembly linear memory and scanned by the SIMD
+// kernel in dot-kernel.wat; each row carries its scale and the L2 norm of its quantization error.
+import { DOT_KERNEL_WASM_BASE64 } from "./dot-kernel.generated";
+
+const PAGE_BYTES = 65536;
+const MAX_MEMORY_BYTES = 65536 * PAGE_BYTES; // wasm32 ceiling
+const CODE_MAX = 127;
+const QUERY_CODE_MAX = 32767;
+const I32_MAX = 2147483647;
+
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+interface KernelExports {
+  readonly memory: WasmMemory;
+  scan(queryAt: number, codesAt: number, strideBytes: number, rows: number, outAt: number): void;
+}
+
+// The Node typings in use do not declare the WebAssembly global, so describe the part used here.
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: unknown };
+}
+
+let kernelModule: object | undefined;
+
+/** Synchronous on purpose: the module is under 1 KB, so compiling it blocks for microseconds. */
+function instantiateKernel(): KernelExports {
+  const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+  kernelModule ??= new wasm.Module(Buffer.from(DOT_KERNEL_WASM_BASE64, "base64"));
+  return new wasm.Instance(kernelModule, {}).exports as KernelExports;
+}
+
+export interface QueryCode {
+  /** Dequantized query = scale * code. */
+  scale: number;
+  /** ||q - scale * code||, the query's quantization error. */
+  error: number;
+}
+
+/** Layout in linear memory: [query int16 × stride][codes int8 rows × capacity][dots int32 × capacity]. */
+export class Int8Codes {
+  /** Bytes per code row: dim rounded up to the kernel's 32-byte step, zero-padded. */
+  readonly strideBytes: number;
+  /** Most rows linear memory can hold. */
+  readonly maxRows: number;
+  scales = new Float64Array(0);
+  errors = new Float64Array(0);
+  private readonly kernel = instantiateKernel();
+  private readonly codesAt: number;
+  private readonly queryCodeMax: number;
+  private capacity = 0;
+
+  constructor(readonly dim: number) {
+    this.strideBytes = Math.ceil(dim / 32) * 32;
+    this.codesAt = this.strideBytes * 2;
+    // One page short of the ceiling, so no end address the kernel computes wraps past 2^32.
+    this.maxRows = Math.floor((MAX_MEMORY_BYTES - PAGE_BYTES - this.codesAt) / (this.strideBytes + 4));
+    // Keeps every partial sum of the kernel's i32 dot below 2^31: sum |code * query code| <= 127 * max * dim.
+    this.queryCodeMax = Math.min(QUERY_CODE_MAX, Math.floor(I32_MAX / (CODE_MAX * dim)));
+  }
+
+  /** Makes room for rows [0, rows); the caller chooses the growth policy. */
+  reserve(rows: number): void {
+    if (rows <= this.capacity) return;
+    if (rows > this.maxRows) throw new Error(`vector index is full: ${rows} rows of ${this.dim} dims exceed WebAssembly memory`);
+    const neededBytes = this.codesAt + rows * (this.strideBytes + 4);
+    const memory = this.kernel.memory;
+    const missingPages = Math.ceil(neededBytes / PAGE_BYTES) - memory.buffer.byteLength / PAGE_BYTES;
+    if (missingPages > 0) memory.grow(missingPages);
+    this.scales = grow(this.scales, rows);
+    this.errors = grow(this.errors, rows);
+    this.capacity = rows;
+  }
+
+  /** Quantizes the unit vector at unit[at .. at + dim) into row `row` (symmetric, scale = max|v| / 127). */
+  encode(row: number, unit: Float32Array, at: number): void {
+    const dim = this.dim;
+    let maxAbs = 0;
+    for (let i = 0; i < dim; i++) maxAbs = Math.max(maxAbs, Math.abs(unit[at + i]));
+    // The f32-rounded scale is the one the error norm is measured against, so the bound uses what is stored.
+    const scale = Math.fround(maxAbs / CODE_MAX);
+    const codes = new Int8Array(this.kernel.memory.buffer, this.codesAt + row * this.strideBytes, this.strideBytes);
+    let errorSquared = 0;
+    for (let i = 0; i < dim; i++) {
+      const value = unit[at + i];
+      const code = clamp(Math.round(value / scale), CODE_MAX);
+      codes[i] = code;
+      errorSquared += (value - scale * code) ** 2;
+    }
+    codes.fill(0, dim);
+    this.scales[row] = scale;
+    this.errors[row] = Math.sqrt(errorSquared);
+  }
+
+  /** Writes the int16 code of a unit query into linear memory. */
+  encodeQuery(unit: Float64Array): QueryCode {
+    const dim = this.dim;
+    let maxAbs = 0;
+    for (let i = 0; i < dim; i++) maxAbs = Math.max(maxAbs, Math.abs(unit[i]));
+    const scale = maxAbs / this.queryCodeMax;
+    const codes = new Int16Array(this.kernel.memory.buffer, 0, this.strideBytes);
+    let errorSquared = 0;
+    for (let i = 0; i < dim; i++) {
+      const code = clamp(Math.round(unit[i] / scale), this.queryCodeMax);
+      codes[i] = code;
+      errorSquared += (unit[i] - scale * code) ** 2;
+    }
+    codes.fill(0, dim);
+    return { scale, error: Math.sqrt(errorSquared) };
+  }
+
+  /** Integer dots of the last encoded query with rows [0, rows); valid until the next reserve or scan. */
+  scan(rows: number): Int32Array {
+    const outAt = this.codesAt + this.capacity * this.strideBytes;
+    this.kernel.scan(0, this.codesAt, this.strideBytes, rows, outAt);
+    return new Int32Array(this.kernel.memory.buffer, outAt, rows);
+  }
+}
+
+function clamp(code: number, max: number): number {
+  return code > max ? max : code < -max ? -max : code;
+}
+
+function grow(array: Float64Array, length: number): Float64Array<ArrayBuffer> {
+  const grown = new Float64Array(length);
+  grown.set(array);
+  return grown;
+}

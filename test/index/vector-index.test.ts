@@ -1,0 +1,298 @@
+import fc from "fast-check";
+import { Scored } from "../../bridge/index/top-k";
+import { VectorIndex } from "../../bridge/index/vector-index";
+
+type Vectors = Map<number, ArrayLike<number>>;
+
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomVector(random: () => number, dim: number): number[] {
+  return Array.from({ length: dim }, () => random() * 2 - 1);
+}
+
+function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
+  return sum;
+}
+
+function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  return dot(a, b) / Math.sqrt(dot(a, a) * dot(b, b));
+}
+
+/** Every doc ranked by double-precision cosine, best first, ties by lower doc. */
+function bruteForce(vectors: Vectors, query: ArrayLike<number>, accept?: Uint8Array): Scored[] {
+  return rank([...vectors].filter(([doc]) => accept === undefined || accept[doc] === 1).map(([doc, vector]) => ({ doc, score: cosine(vector, query) })));
+}
+
+/**
+ * Every stored doc ranked by the dot of its stored f32 unit vector with the unit query, clamped to [-1, 1]:
+ * the definition of the exact answer, which differs from the cosine of the raw inputs by the f32 rounding
+ * of the stored vectors (enough to push near-duplicates past 1).
+ */
+function bruteForceStored(index: VectorIndex, docs: Iterable<number>, query: number[]): Scored[] {
+  const norm = Math.hypot(...query);
+  const clamp = (score: number) => Math.max(-1, Math.min(1, score));
+  return rank([...docs].map((doc) => ({ doc, score: clamp(dot(index.vectorOf(doc)!, query) / norm) })));
+}
+
+function rank(entries: Scored[]): Scored[] {
+  return entries.sort((a, b) => b.score - a.score || a.doc - b.doc);
+}
+
+/** Same ranking as `expected` up to scores within `tolerance` of each other, whose order is a tie. */
+function expectRanking(actual: Scored[], expected: Scored[], k: number, tolerance: number): void {
+  const truth = new Map(expected.map((entry) => [entry.doc, entry.score]));
+  expect(actual).toHaveLength(Math.min(k, expected.length));
+  expect(new Set(actual.map((entry) => entry.doc)).size).toBe(actual.length);
+  actual.forEach((entry, i) => {
+    expect(Math.abs(entry.score - expected[i].score)).toBeLessThanOrEqual(tolerance);
+    expect(Math.abs(entry.score - truth.get(entry.doc)!)).toBeLessThanOrEqual(tolerance);
+  });
+}
+
+function ids(results: Scored[]): number[] {
+  return results.map((entry) => entry.doc);
+}
+
+function fill(index: VectorIndex, vectors: Vectors): VectorIndex {
+  for (const [doc, vector] of vectors) index.set(doc, Array.from(vector));
+  return index;
+}
+
+describe("VectorIndex search on seeded random data", () => {
+  it.each([3, 17, 512])("ranks ids exactly like a double-precision brute-force cosine scan at %i dims", (dim) => {
+    const random = seededRandom(dim);
+    const vectors: Vectors = new Map(Array.from({ length: 300 }, (_, doc) => [doc, randomVector(random, dim)]));
+    const index = fill(new VectorIndex(dim), vectors);
+    for (let q = 0; q < 10; q++) {
+      const query = randomVector(random, dim);
+      const expected = bruteForce(vectors, query);
+      for (const k of [1, 5, 20, 64]) {
+        const results = index.search(query, k);
+        expect(ids(results)).toEqual(ids(expected.slice(0, k)));
+        results.forEach((entry, i) => expect(entry.score).toBeCloseTo(expected[i].score, 6));
+      }
+    }
+  });
+
+  it("stays exact after remove() and after re-setting docs to new vectors", () => {
+    const dim = 17;
+    const random = seededRandom(7);
+    const vectors: Vectors = new Map(Array.from({ length: 200 }, (_, doc) => [doc, randomVector(random, dim)]));
+    const index = fill(new VectorIndex(dim), vectors);
+    for (let doc = 0; doc < 200; doc += 3) {
+      expect(index.remove(doc)).toBe(true);
+      vectors.delete(doc);
+    }
+    for (let doc = 1; doc < 200; doc += 5) {
+      const replacement = randomVector(random, dim);
+      index.set(doc, replacement);
+      vectors.set(doc, replacement);
+    }
+    expect(index.size).toBe(vectors.size);
+    for (let q = 0; q < 10; q++) {
+      const query = randomVector(random, dim);
+      expect(ids(index.search(query, 25))).toEqual(ids(bruteForce(vectors, query).slice(0, 25)));
+    }
+  });
+
+  it("answers the same after incremental edits as an index rebuilt from the final vectors", () => {
+    const dim = 64;
+    const random = seededRandom(11);
+    const incremental = new VectorIndex(dim);
+    const final: Vectors = new Map();
+    for (let step = 0; step < 600; step++) {
+      const doc = Math.floor(random() * 150);
+      if (random() < 0.25) {
+        incremental.remove(doc);
+        final.delete(doc);
+      } else {
+        const vector = randomVector(random, dim);
+        incremental.set(doc, vector);
+        final.set(doc, vector);
+      }
+    }
+    const rebuilt = fill(new VectorIndex(dim), final);
+    const query = randomVector(random, dim);
+    expect(incremental.search(query, 30)).toEqual(rebuilt.search(query, 30));
+    expect(incremental.size).toBe(final.size);
+  });
+
+  it("returns the brute-force top k up to exact ties for arbitrary small sets", () => {
+    const dim = 5;
+    const component = fc.integer({ min: -4, max: 4 });
+    const vector = fc.array(component, { minLength: dim, maxLength: dim }).filter((v) => v.some((x) => x !== 0));
+    fc.assert(
+      fc.property(fc.array(vector, { minLength: 1, maxLength: 40 }), vector, fc.integer({ min: 1, max: 45 }), (docs, query, k) => {
+        const vectors: Vectors = new Map(docs.map((v, doc) => [doc, v]));
+        const index = fill(new VectorIndex(dim), vectors);
+        expectRanking(index.search(query, k), bruteForce(vectors, query), k, 1e-6);
+      }),
+    );
+  });
+});
+
+describe("VectorIndex exactness where int8 codes cannot tell vectors apart", () => {
+  it("ranks vectors that differ only in components far below the int8 step", () => {
+    const dim = 128;
+    const random = seededRandom(21);
+    const base = randomVector(random, dim);
+    const index = new VectorIndex(dim);
+    for (let doc = 0; doc < 200; doc++) {
+      const vector = [...base];
+      vector[doc % dim] += (random() - 0.5) * 1e-4;
+      index.set(doc, vector);
+    }
+    const query = base.map((x) => x + (random() - 0.5) * 0.1);
+    const expected = bruteForceStored(index, Array.from({ length: 200 }, (_, doc) => doc), query);
+    for (const k of [1, 10, 50]) expectRanking(index.search(query, k), expected, k, 1e-12);
+  });
+
+  it("ranks vectors with one huge component by their tiny remaining components", () => {
+    const dim = 64;
+    const random = seededRandom(22);
+    const vectors: Vectors = new Map();
+    for (let doc = 0; doc < 150; doc++) {
+      const vector = randomVector(random, dim);
+      vector[doc % 4] = 1e6 * (doc % 8 < 4 ? 1 : -1);
+      vectors.set(doc, vector);
+    }
+    const index = fill(new VectorIndex(dim), vectors);
+    const spread = randomVector(random, dim);
+    const huge = randomVector(random, dim).map((x, i) => (i === 1 ? 1e7 : x));
+    for (const query of [spread, huge]) {
+      const expected = bruteForceStored(index, vectors.keys(), query);
+      for (const k of [1, 10, 40]) expectRanking(index.search(query, k), expected, k, 1e-12);
+    }
+  });
+
+  it.each([1e-3, 1e-5])("ranks near-duplicates of one vector (noise %f) exactly", (noise) => {
+    const dim = 512;
+    const random = seededRandom(23);
+    const base = randomVector(random, dim);
+    const index = new VectorIndex(dim);
+    for (let doc = 0; doc < 300; doc++) index.set(doc, base.map((x) => x + (random() - 0.5) * noise));
+    const query = base.map((x) => x + (random() - 0.5) * noise);
+    const expected = bruteForceStored(index, Array.from({ length: 300 }, (_, doc) => doc), query);
+    for (const k of [1, 10, 100]) expectRanking(index.search(query, k), expected, k, 1e-12);
+  });
+
+  it("ranks one-hot docs by query components that all round to the same int16 query code", () => {
+    const dim = 64;
+    const random = seededRandom(25);
+    const index = new VectorIndex(dim);
+    for (let doc = 0; doc < dim; doc++) index.set(doc, Array.from({ length: dim }, (_, i) => (i === doc ? 1 : 0)));
+    // With max component 1 the int16 step is 1/32767; every other component sits inside half a step of 0.
+    const query = Array.from({ length: dim }, (_, i) => (i === 0 ? 1 : (random() - 0.5) * 0.9 / 32767));
+    const expected = bruteForceStored(index, Array.from({ length: dim }, (_, doc) => doc), query);
+    for (const k of [2, 10, 64]) expectRanking(index.search(query, k), expected, k, 1e-12);
+  });
+
+  it("orders identical vectors by the lower doc number with equal scores", () => {
+    const index = new VectorIndex(4);
+    for (const doc of [5, 2, 9]) index.set(doc, [1, 2, 3, 4]);
+    index.set(0, [4, 3, 2, 1]);
+    const results = index.search([1, 2, 3, 4], 3);
+    expect(ids(results)).toEqual([2, 5, 9]);
+    expect(new Set(results.map((entry) => entry.score)).size).toBe(1);
+  });
+
+  it("scores ±1 at 4096 dims when every code sits at its limit, so the integer dot cannot overflow", () => {
+    const dim = 4096;
+    const random = seededRandom(24);
+    const index = new VectorIndex(dim);
+    index.set(0, new Array(dim).fill(1));
+    index.set(1, new Array(dim).fill(-1));
+    for (let doc = 2; doc < 12; doc++) index.set(doc, randomVector(random, dim));
+    const ones = new Array(dim).fill(1);
+    expect(index.search(ones, 1)[0].doc).toBe(0);
+    expect(index.search(ones, 1)[0].score).toBeCloseTo(1, 6);
+    const last = index.search(ones, 12).at(-1)!;
+    expect(last.doc).toBe(1);
+    expect(last.score).toBeCloseTo(-1, 6);
+  });
+});
+
+describe("VectorIndex filtering, sizes and bookkeeping", () => {
+  const random = seededRandom(31);
+  const vectors: Vectors = new Map(Array.from({ length: 40 }, (_, doc) => [doc * 2, randomVector(random, 8)]));
+  const index = fill(new VectorIndex(8), vectors);
+  const query = randomVector(random, 8);
+
+  it("returns only docs whose accept entry is 1, skipping 0 and docs beyond the mask", () => {
+    const accept = new Uint8Array(50);
+    for (let doc = 0; doc < 50; doc += 4) accept[doc] = 1;
+    const results = index.search(query, 100, accept);
+    expect(ids(results)).toEqual(ids(bruteForce(vectors, query, accept)));
+    expect(results.every((entry) => entry.doc < 50 && entry.doc % 4 === 0)).toBe(true);
+  });
+
+  it("returns every live doc, best first, when k exceeds the size", () => {
+    expect(ids(index.search(query, 1000))).toEqual(ids(bruteForce(vectors, query)));
+  });
+
+  it("returns no results for k = 0 or an empty index", () => {
+    expect(index.search(query, 0)).toEqual([]);
+    expect(new VectorIndex(8).search(query, 5)).toEqual([]);
+  });
+
+  it("keeps gaps in doc numbers absent and counts only live docs", () => {
+    const sparse = new VectorIndex(3);
+    sparse.set(1000, [1, 0, 0]);
+    sparse.set(3, [0, 1, 0]);
+    sparse.set(3, [0, 0, 1]);
+    expect(sparse.size).toBe(2);
+    expect([sparse.has(3), sparse.has(500), sparse.has(1000)]).toEqual([true, false, true]);
+    expect(sparse.remove(1000)).toBe(true);
+    expect(sparse.remove(1000)).toBe(false);
+    expect(sparse.size).toBe(1);
+    expect(sparse.search([1, 0, 0], 5)).toEqual([{ doc: 3, score: 0 }]);
+  });
+
+  it("exposes a copy of the stored unit vector and nothing for removed docs", () => {
+    const copy = index.vectorOf(2)!;
+    expect(Math.hypot(...copy)).toBeCloseTo(1, 6);
+    expect(cosine(copy, vectors.get(2)!)).toBeCloseTo(1, 6);
+    copy.fill(0);
+    expect(Math.hypot(...index.vectorOf(2)!)).toBeCloseTo(1, 6);
+    expect(index.vectorOf(3)).toBeUndefined();
+  });
+});
+
+describe("VectorIndex input validation", () => {
+  it.each([0, 4097, 1.5, Number.NaN])("rejects dim %p naming the allowed range", (dim) => {
+    expect(() => new VectorIndex(dim)).toThrow(`dim must be an integer from 1 to 4096, got ${dim}`);
+  });
+
+  it.each([
+    [[1, 2, 3], "vector length 3 does not match the index dimension 4"],
+    [[1, Number.NaN, 3, 4], "vector[1] is not a finite number (NaN)"],
+    [[1, 2, Number.POSITIVE_INFINITY, 4], "vector[2] is not a finite number (Infinity)"],
+    [new Float32Array(4), "vector is a zero vector, which has no cosine"],
+  ])("rejects the vector %p with the message %p and stores nothing", (vector, message) => {
+    const index = new VectorIndex(4);
+    expect(() => index.set(0, vector)).toThrow(message);
+    expect(index.has(0)).toBe(false);
+    expect(index.size).toBe(0);
+  });
+
+  it("rejects bad queries, doc numbers and k with messages naming them", () => {
+    const index = new VectorIndex(2);
+    index.set(0, [1, 1]);
+    expect(() => index.search([0, 0], 1)).toThrow("query is a zero vector, which has no cosine");
+    expect(() => index.search([1], 1)).toThrow("query length 1 does not match the index dimension 2");
+    expect(() => index.search([1, Number.NaN], 1)).toThrow("query[1] is not a finite number (NaN)");
+    expect(() => index.search([1, 1], -1)).toThrow("k must be a non-negative integer, got -1");
+    expect(() => index.set(-1, [1, 1])).toThrow("doc must be a non-negative integer, got -1");
+    expect(() => index.set(1.5, [1, 1])).toThrow("doc must be a non-negative integer, got 1.5");
+  });
+});
