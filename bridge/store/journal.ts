@@ -1,0 +1,169 @@
+// The durable record: an append-only, fsync'd journal of checksummed JSON lines. Every index is
+// rebuilt from it. A torn tail (crash mid-append) is detected and cut off; damage anywhere else
+// stops the open with JOURNAL_CORRUPT so that nothing is silently dropped.
+import fs from "node:fs";
+import path from "node:path";
+import { crc32 } from "node:zlib";
+import { DreamError } from "../protocol/errors";
+
+export const JOURNAL_FORMAT = "dsh-dream-journal";
+export const JOURNAL_VERSION = 1;
+const READ_CHUNK_BYTES = 8 * 1024 * 1024;
+
+export type JournalEntry = Record<string, unknown> & { op: string };
+
+export interface ReplayReport {
+  entries: number;
+  tornTailBytes: number;
+}
+
+/** Encodes one entry as `<crc32 hex> <json>\n`; the checksum covers the JSON bytes. */
+export function encodeLine(entry: JournalEntry): Buffer {
+  const json = Buffer.from(JSON.stringify(entry), "utf8");
+  const prefix = Buffer.from(crc32(json).toString(16).padStart(8, "0") + " ", "ascii");
+  return Buffer.concat([prefix, json, Buffer.from("\n")]);
+}
+
+function decodeLine(line: Buffer): JournalEntry | undefined {
+  // Tolerate CRLF: a journal copied through a Windows tool may have gained carriage returns.
+  const end = line.length > 0 && line[line.length - 1] === 0x0d ? line.length - 1 : line.length;
+  if (end < 10 || line[8] !== 0x20) return undefined;
+  const json = line.subarray(9, end);
+  if (crc32(json).toString(16).padStart(8, "0") !== line.subarray(0, 8).toString("ascii")) return undefined;
+  try {
+    const entry = JSON.parse(json.toString("utf8"));
+    return typeof entry === "object" && entry !== null && typeof entry.op === "string" ? entry : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class Journal {
+  private constructor(
+    readonly filePath: string,
+    private fd: number,
+  ) {}
+
+  /**
+   * Opens (creating if needed) the journal and replays every intact entry through `apply`.
+   * A bad final line is truncated away before appending resumes.
+   */
+  static open(filePath: string, apply: (entry: JournalEntry) => void): { journal: Journal; report: ReplayReport } {
+    const created = !fs.existsSync(filePath);
+    const report = created ? { entries: 0, tornTailBytes: 0 } : replay(filePath, apply);
+    const fd = fs.openSync(filePath, "a");
+    const journal = new Journal(filePath, fd);
+    // A crash while creating the file can leave it empty or with a torn header: start it afresh.
+    if (created || fs.fstatSync(fd).size === 0) {
+      journal.append([{ op: "header", format: JOURNAL_FORMAT, version: JOURNAL_VERSION }]);
+      if (created) syncDirectory(path.dirname(filePath));
+    }
+    return { journal, report };
+  }
+
+  /** Appends entries and returns only after they are on disk: this is the acknowledgement. */
+  append(entries: JournalEntry[]): void {
+    if (entries.length === 0) return;
+    const buffer = Buffer.concat(entries.map(encodeLine));
+    try {
+      let written = 0;
+      while (written < buffer.length) written += fs.writeSync(this.fd, buffer, written);
+      fs.fsyncSync(this.fd);
+    } catch (cause) {
+      throw new DreamError("IO_ERROR", `could not write the journal ${this.filePath}: ${(cause as Error).message}`, { cause });
+    }
+  }
+
+  close(): void {
+    if (this.fd < 0) return;
+    fs.closeSync(this.fd);
+    this.fd = -1;
+  }
+}
+
+function replay(filePath: string, apply: (entry: JournalEntry) => void): ReplayReport {
+  const fd = fs.openSync(filePath, "r");
+  let lineNo = 0;
+  let entries = 0;
+  let goodEnd = 0;
+  // Only the very last line may be damaged: that is what a crash mid-append leaves behind.
+  let badLineNo: number | undefined;
+  try {
+    for (const { line, offset, complete } of readLines(fd)) {
+      lineNo++;
+      const entry = complete ? decodeLine(line) : undefined;
+      if (badLineNo !== undefined) {
+        throw new DreamError("JOURNAL_CORRUPT", `${filePath} line ${badLineNo} is damaged but more lines follow; refusing to open`);
+      }
+      if (!entry) {
+        badLineNo = lineNo;
+        continue;
+      }
+      if (lineNo === 1) checkHeader(entry, filePath);
+      else {
+        apply(entry);
+        entries++;
+      }
+      goodEnd = offset + line.length + 1;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  const size = fs.statSync(filePath).size;
+  if (size > goodEnd) {
+    fs.truncateSync(filePath, goodEnd);
+    syncFile(filePath);
+  }
+  return { entries, tornTailBytes: size - goodEnd };
+}
+
+function checkHeader(entry: JournalEntry, filePath: string): void {
+  if (entry.op !== "header" || entry.format !== JOURNAL_FORMAT) {
+    throw new DreamError("JOURNAL_CORRUPT", `${filePath} is not a dsh-dream journal (bad header)`);
+  }
+  if (entry.version !== JOURNAL_VERSION) {
+    throw new DreamError("JOURNAL_VERSION", `${filePath} has journal version ${String(entry.version)}; this build reads ${JOURNAL_VERSION}`);
+  }
+}
+
+/** Yields newline-separated lines without loading the whole file (journals reach hundreds of MB). */
+function* readLines(fd: number): Generator<{ line: Buffer; offset: number; complete: boolean }> {
+  let carry = Buffer.alloc(0);
+  let carryOffset = 0;
+  let position = 0;
+  const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  for (;;) {
+    const read = fs.readSync(fd, chunk, 0, chunk.length, position);
+    if (read === 0) break;
+    position += read;
+    const data = carry.length ? Buffer.concat([carry, chunk.subarray(0, read)]) : Buffer.from(chunk.subarray(0, read));
+    let start = 0;
+    for (let nl = data.indexOf(0x0a, start); nl !== -1; nl = data.indexOf(0x0a, start)) {
+      yield { line: data.subarray(start, nl), offset: carryOffset + start, complete: true };
+      start = nl + 1;
+    }
+    carry = data.subarray(start);
+    carryOffset += start;
+  }
+  if (carry.length > 0) yield { line: carry, offset: carryOffset, complete: false };
+}
+
+function syncFile(filePath: string): void {
+  const fd = fs.openSync(filePath, "r+");
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Makes a new file's directory entry durable; Windows cannot open directories, and NTFS does not need it. */
+function syncDirectory(dir: string): void {
+  if (process.platform === "win32") return;
+  const fd = fs.openSync(dir, "r");
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}

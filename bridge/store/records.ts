@@ -1,0 +1,187 @@
+// Memory records: the shape we store, the source-type whitelist, scopes, and validation of
+// untrusted input (CLI, import files, later the bridge wire) into a normalised record.
+import { createHash } from "node:crypto";
+import { DreamError } from "../protocol/errors";
+
+export const SOURCE_TYPES = ["user_message", "assistant_message", "system_fact", "tool_result"] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+export const LIMITS = {
+  idChars: 256,
+  textChars: 200_000,
+  tags: 64,
+  tagChars: 128,
+  metadataJsonChars: 16_384,
+  scopeChars: 200,
+  vectorDims: 4096,
+} as const;
+
+export interface EmbeddingInput {
+  provider: string;
+  model: string;
+  vector: Float32Array;
+}
+
+export interface Quarantine {
+  reason: string;
+  atMs: number;
+}
+
+export interface MemoryRecord {
+  id: string;
+  text: string;
+  source_type: SourceType;
+  timestamp_ms: number;
+  scope: string;
+  session_id?: string;
+  turn?: number;
+  tags?: string[];
+  metadata: Record<string, unknown>;
+  content_hash: string;
+  quarantine?: Quarantine;
+}
+
+export interface RecordDefaults {
+  nowMs: () => number;
+  newId: () => string;
+}
+
+const SCOPE_PATTERN = /^(global|project:[^\u0000-\u001f]+)$/;
+
+/** The content hash binds derived data (vectors, slots) to exactly this text. */
+export function hashContent(text: string): string {
+  return "sha256:" + createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+export function validateScope(value: unknown, field = "scope"): string {
+  if (typeof value !== "string" || value.length > LIMITS.scopeChars || !SCOPE_PATTERN.test(value)) {
+    throw new DreamError("INVALID_FIELD", `${field} must be "global" or "project:<name>" (got ${describe(value)})`, { field });
+  }
+  return value;
+}
+
+export function validateSourceType(value: unknown, field = "source_type"): SourceType {
+  if (typeof value !== "string" || !(SOURCE_TYPES as readonly string[]).includes(value)) {
+    throw new DreamError(
+      "INVALID_SOURCE_TYPE",
+      `${field} ${describe(value)} is not allowed; allowed: ${SOURCE_TYPES.join(", ")}`,
+      { field },
+    );
+  }
+  return value as SourceType;
+}
+
+/** Validates one untrusted record object; throws DreamError naming the first bad field. */
+export function validateRecordInput(input: unknown, defaults: RecordDefaults): { record: MemoryRecord; embedding?: EmbeddingInput } {
+  if (!isPlainObject(input)) throw new DreamError("INVALID_FIELD", "a record must be a JSON object", { field: "record" });
+  const known = new Set(["id", "text", "source_type", "timestamp_ms", "scope", "session_id", "turn", "tags", "metadata", "quarantined", "embedding"]);
+  for (const key of Object.keys(input)) {
+    if (!known.has(key)) throw new DreamError("INVALID_FIELD", `unknown field "${key}"; allowed: ${[...known].join(", ")}`, { field: key });
+  }
+  const text = requireString(input.text, "text", LIMITS.textChars);
+  if (text.trim() === "") throw new DreamError("INVALID_FIELD", "text must not be empty", { field: "text" });
+  const record: MemoryRecord = {
+    id: input.id === undefined ? defaults.newId() : requireId(input.id),
+    text,
+    source_type: input.source_type === undefined ? missing("source_type") : validateSourceType(input.source_type),
+    timestamp_ms: input.timestamp_ms === undefined ? defaults.nowMs() : requireTimestamp(input.timestamp_ms),
+    scope: input.scope === undefined ? "global" : validateScope(input.scope),
+    metadata: input.metadata === undefined ? {} : requireMetadata(input.metadata),
+    content_hash: hashContent(text),
+  };
+  if (input.session_id !== undefined) record.session_id = requireString(input.session_id, "session_id", LIMITS.idChars);
+  if (input.turn !== undefined) record.turn = requireNonNegativeInt(input.turn, "turn");
+  if (input.tags !== undefined) record.tags = requireTags(input.tags);
+  if (input.quarantined !== undefined) {
+    const reason = requireString(input.quarantined, "quarantined", LIMITS.tagChars);
+    record.quarantine = { reason, atMs: record.timestamp_ms };
+  }
+  const embedding = input.embedding === undefined ? undefined : validateEmbedding(input.embedding, "embedding");
+  return embedding ? { record, embedding } : { record };
+}
+
+export function validateEmbedding(value: unknown, field: string): EmbeddingInput {
+  if (!isPlainObject(value)) throw new DreamError("INVALID_FIELD", `${field} must be an object {provider, model, vector}`, { field });
+  const provider = requireString(value.provider, `${field}.provider`, LIMITS.tagChars);
+  const model = requireString(value.model, `${field}.model`, LIMITS.idChars);
+  const raw = value.vector;
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > LIMITS.vectorDims) {
+    throw new DreamError("INVALID_FIELD", `${field}.vector must be an array of 1..${LIMITS.vectorDims} numbers`, { field: `${field}.vector` });
+  }
+  const vector = new Float32Array(raw.length);
+  let norm = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const x = raw[i];
+    if (typeof x !== "number" || !Number.isFinite(x)) {
+      throw new DreamError("INVALID_FIELD", `${field}.vector[${i}] must be a finite number`, { field: `${field}.vector` });
+    }
+    vector[i] = x;
+    norm += x * x;
+  }
+  if (norm === 0) throw new DreamError("INVALID_FIELD", `${field}.vector must not be all zeros`, { field: `${field}.vector` });
+  return { provider, model, vector };
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.length > 60 ? value.slice(0, 60) + "…" : value);
+  if (value === undefined) return "nothing";
+  return typeof value === "object" ? (Array.isArray(value) ? "an array" : "an object") : String(value);
+}
+
+function missing(field: string): never {
+  throw new DreamError("MISSING_FIELD", `${field} is required`, { field });
+}
+
+function requireString(value: unknown, field: string, maxChars: number): string {
+  if (typeof value !== "string") throw new DreamError("INVALID_FIELD", `${field} must be a string (got ${describe(value)})`, { field });
+  if (value.length > maxChars) {
+    throw new DreamError("INPUT_TOO_LARGE", `${field} is ${value.length} characters; the limit is ${maxChars}`, { field });
+  }
+  return value;
+}
+
+function requireId(value: unknown): string {
+  const id = requireString(value, "id", LIMITS.idChars);
+  if (id === "" || /[\u0000-\u001f\u007f]/.test(id)) {
+    throw new DreamError("INVALID_FIELD", "id must be a non-empty string without control characters", { field: "id" });
+  }
+  return id;
+}
+
+function requireTimestamp(value: unknown): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    throw new DreamError("INVALID_FIELD", `timestamp_ms must be a non-negative integer of milliseconds (got ${describe(value)})`, {
+      field: "timestamp_ms",
+    });
+  }
+  return value;
+}
+
+function requireNonNegativeInt(value: unknown, field: string): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    throw new DreamError("INVALID_FIELD", `${field} must be a non-negative integer (got ${describe(value)})`, { field });
+  }
+  return value;
+}
+
+function requireTags(value: unknown): string[] {
+  if (!Array.isArray(value) || value.length > LIMITS.tags) {
+    throw new DreamError("INVALID_FIELD", `tags must be an array of at most ${LIMITS.tags} strings`, { field: "tags" });
+  }
+  return value.map((tag, i) => requireString(tag, `tags[${i}]`, LIMITS.tagChars));
+}
+
+function requireMetadata(value: unknown): Record<string, unknown> {
+  if (!isPlainObject(value)) throw new DreamError("INVALID_FIELD", "metadata must be a JSON object", { field: "metadata" });
+  const size = JSON.stringify(value).length;
+  if (size > LIMITS.metadataJsonChars) {
+    throw new DreamError("INPUT_TOO_LARGE", `metadata is ${size} characters of JSON; the limit is ${LIMITS.metadataJsonChars}`, {
+      field: "metadata",
+    });
+  }
+  return value;
+}

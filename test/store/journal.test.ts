@@ -1,0 +1,101 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Journal, encodeLine, type JournalEntry } from "../../bridge/store/journal";
+
+function tempFile(): string {
+  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "journal-")), "journal.jsonl");
+}
+
+function replayAll(file: string): { entries: JournalEntry[]; tornTailBytes: number; journal: Journal } {
+  const entries: JournalEntry[] = [];
+  const { journal, report } = Journal.open(file, (e) => entries.push(e));
+  return { entries, tornTailBytes: report.tornTailBytes, journal };
+}
+
+describe("Journal", () => {
+  it("replays appended entries in order after reopening", () => {
+    const file = tempFile();
+    const first = replayAll(file);
+    first.journal.append([{ op: "add", n: 1 }, { op: "add", n: 2 }]);
+    first.journal.append([{ op: "forget", n: 3 }]);
+    first.journal.close();
+    const again = replayAll(file);
+    expect(again.entries).toEqual([{ op: "add", n: 1 }, { op: "add", n: 2 }, { op: "forget", n: 3 }]);
+    again.journal.close();
+  });
+
+  it("cuts off a torn last line, reports its size, and appends cleanly after it", () => {
+    const file = tempFile();
+    const first = replayAll(file);
+    first.journal.append([{ op: "add", n: 1 }]);
+    first.journal.close();
+    const torn = encodeLine({ op: "add", n: 2 }).subarray(0, 17);
+    fs.appendFileSync(file, torn);
+    const second = replayAll(file);
+    expect(second.entries).toEqual([{ op: "add", n: 1 }]);
+    expect(second.tornTailBytes).toBe(17);
+    second.journal.append([{ op: "add", n: 3 }]);
+    second.journal.close();
+    expect(replayAll(file).entries).toEqual([{ op: "add", n: 1 }, { op: "add", n: 3 }]);
+  });
+
+  it("treats a complete last line with a bad checksum as torn", () => {
+    const file = tempFile();
+    const first = replayAll(file);
+    first.journal.append([{ op: "add", n: 1 }]);
+    first.journal.close();
+    const line = encodeLine({ op: "add", n: 2 });
+    line[line.length - 3] ^= 0x01;
+    fs.appendFileSync(file, line);
+    const second = replayAll(file);
+    expect(second.entries).toEqual([{ op: "add", n: 1 }]);
+    expect(second.tornTailBytes).toBe(line.length);
+    second.journal.close();
+  });
+
+  it("refuses to open when a damaged line is followed by intact ones, and leaves the file unchanged", () => {
+    const file = tempFile();
+    const first = replayAll(file);
+    first.journal.append([{ op: "add", n: 1 }, { op: "add", n: 2 }, { op: "add", n: 3 }]);
+    first.journal.close();
+    const bytes = fs.readFileSync(file);
+    const text = bytes.toString("utf8").replace('"n":2', '"n":9');
+    fs.writeFileSync(file, text);
+    expect(() => replayAll(file)).toThrow(expect.objectContaining({ code: "JOURNAL_CORRUPT", message: expect.stringContaining("line 3") }));
+    expect(fs.readFileSync(file, "utf8")).toBe(text);
+  });
+
+  it("refuses a file that is not a journal at all and leaves it unchanged", () => {
+    const file = tempFile();
+    fs.writeFileSync(file, "name,age\nalice,30\n");
+    expect(() => replayAll(file)).toThrow(expect.objectContaining({ code: "JOURNAL_CORRUPT" }));
+    expect(fs.readFileSync(file, "utf8")).toBe("name,age\nalice,30\n");
+  });
+
+  it("reads a journal whose lines gained CRLF endings", () => {
+    const file = tempFile();
+    const first = replayAll(file);
+    first.journal.append([{ op: "add", n: 1 }]);
+    first.journal.close();
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/\n/g, "\r\n"));
+    const again = replayAll(file);
+    expect(again.entries).toEqual([{ op: "add", n: 1 }]);
+    again.journal.close();
+  });
+
+  it("refuses a journal from an unknown format version", () => {
+    const file = tempFile();
+    fs.writeFileSync(file, encodeLine({ op: "header", format: "dsh-dream-journal", version: 99 }));
+    expect(() => replayAll(file)).toThrow(expect.objectContaining({ code: "JOURNAL_VERSION" }));
+  });
+
+  it("starts afresh when a crash left the new file empty", () => {
+    const file = tempFile();
+    fs.writeFileSync(file, "");
+    const opened = replayAll(file);
+    opened.journal.append([{ op: "add", n: 1 }]);
+    opened.journal.close();
+    expect(replayAll(file).entries).toEqual([{ op: "add", n: 1 }]);
+  });
+});
