@@ -26,6 +26,7 @@ async function compileKernels() {
 
 const entries = [
   ["bridge/cli/main.ts", "dist/cli.cjs", true],
+  ["bridge/library.ts", "dist/store.cjs", false],
   ["bench/locomo.ts", "dist/bench-locomo.cjs", false],
   ["bench/search.ts", "dist/bench-search.cjs", false],
 ];

@@ -1,0 +1,23 @@
+// Audit log of search receipts (JSON lines). Receipts are diagnostics, not acknowledged data, so
+// they are appended without fsync; the file rotates once it passes a size limit.
+import fs from "node:fs";
+
+const ROTATE_BYTES = 64 * 1024 * 1024;
+
+export class AuditLog {
+  private bytes: number;
+
+  constructor(readonly filePath: string) {
+    this.bytes = fs.existsSync(filePath) ? fs.statSync(filePath).size : 0;
+  }
+
+  write(receipt: object): void {
+    const line = JSON.stringify(receipt) + "\n";
+    if (this.bytes + line.length > ROTATE_BYTES) {
+      fs.renameSync(this.filePath, this.filePath.replace(/\.jsonl$/, ".1.jsonl"));
+      this.bytes = 0;
+    }
+    fs.appendFileSync(this.filePath, line);
+    this.bytes += Buffer.byteLength(line);
+  }
+}

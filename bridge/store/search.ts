@@ -1,0 +1,136 @@
+// search_memory: full-corpus BM25 and exact dense retrieval, fused by RRF, then state-slot
+// conflicts (latest mode) or ascending time (timeline mode), quarantine, and packing.
+import { fuseRanks, type FusedCandidate } from "../index/fuse";
+import type { Bm25Index } from "../index/bm25";
+import type { Scored } from "../index/top-k";
+import { tokenize } from "../index/tokenize";
+import { collapseConflicts, type Suppression } from "./conflicts";
+import type { EmbeddingInput, MemoryRecord } from "./records";
+import { buildReceipt, type DenseOutcome, type Receipt } from "./receipts";
+import type { ScopeMasks } from "./scope-masks";
+import type { StateSlot } from "./slots";
+import type { VectorSpaces } from "./vector-spaces";
+
+export interface SearchRequest {
+  query: string;
+  topK: number;
+  timeline: boolean;
+  scope?: string;
+  queryEmbedding?: EmbeddingInput;
+  /** How many dense-introduced candidates may be packed beyond the lexical top-k. */
+  denseExtra?: number;
+}
+
+export interface SearchResult {
+  id: string;
+  text: string;
+  source_type: string;
+  timestamp_ms: number;
+  score: number;
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+  receipt: Receipt;
+}
+
+export interface SearchView {
+  readonly bm25: Bm25Index;
+  readonly vectors: VectorSpaces;
+  readonly scopes: ScopeMasks;
+  readonly size: number;
+  readonly nowMs: () => number;
+  record(doc: number): MemoryRecord | undefined;
+  slots(doc: number): StateSlot[];
+}
+
+/** Candidates each retriever contributes before fusion. */
+export function candidateDepth(topK: number): number {
+  return Math.max(topK * 4, 50);
+}
+
+export function runSearch(view: SearchView, request: SearchRequest): SearchResponse {
+  const started = performance.now();
+  const mask = view.scopes.maskFor(request.scope);
+  const depth = candidateDepth(request.topK);
+  const lexical = view.bm25.search(tokenize(request.query), depth, mask);
+  const lexicalDone = performance.now();
+  const dense = retrieveDense(view, request, depth, mask);
+  const denseDone = performance.now();
+
+  const fused = fuseRanks(lexical, dense.hits);
+  const withheld = fused.filter((c) => view.record(c.doc)?.quarantine);
+  const eligible = fused.filter((c) => !view.record(c.doc)?.quarantine);
+  const suppressed = request.timeline ? [] : collapse(view, eligible);
+  const suppressedIds = new Set(suppressed.map((s) => s.id));
+  const survivors = eligible.filter((c) => !suppressedIds.has(view.record(c.doc)!.id));
+  const packed = pack(survivors, request.topK, request.denseExtra ?? Math.ceil(request.topK / 2));
+  const ordered = request.timeline ? sortByTime(view, packed) : packed;
+  const finished = performance.now();
+
+  const results = ordered.map((c) => toResult(view.record(c.doc)!, c.rrf));
+  const receipt = buildReceipt({
+    request,
+    view,
+    fused,
+    selected: ordered,
+    lexicalBaseline: lexicalTopK(survivors, request.topK),
+    suppressed,
+    withheld,
+    dense,
+    depth,
+    timingsMs: { lexical: lexicalDone - started, dense: denseDone - lexicalDone, total: finished - started },
+  });
+  return { results, receipt };
+}
+
+function retrieveDense(view: SearchView, request: SearchRequest, depth: number, mask: Uint8Array | undefined): DenseOutcome {
+  const embedding = request.queryEmbedding;
+  if (!embedding) return { hits: [], fallback: "runtime_missing" };
+  const binding = { provider: embedding.provider, model: embedding.model, dim: embedding.vector.length };
+  const space = view.vectors.find(binding);
+  if (!space || space.index.size === 0) return { hits: [], fallback: "index_not_current", binding };
+  const hits: Scored[] = space.index.search(embedding.vector, depth, mask);
+  return { hits, binding, space };
+}
+
+function collapse(view: SearchView, candidates: FusedCandidate[]): Suppression[] {
+  const withSlots = candidates.filter((c) => view.slots(c.doc).length > 0);
+  if (withSlots.length < 2) return [];
+  return collapseConflicts(
+    withSlots.map((c) => {
+      const record = view.record(c.doc)!;
+      return { id: record.id, timestampMs: record.timestamp_ms, text: record.text, lexical: c.lexicalRank !== undefined, slots: view.slots(c.doc) };
+    }),
+  ).suppressed;
+}
+
+/**
+ * The lexical top-k always survives packing (what BM25 alone would give is never lost); dense
+ * retrieval may add up to `denseExtra` candidates, or fill the list when lexical found too few.
+ */
+function pack(survivors: FusedCandidate[], topK: number, denseExtra: number): FusedCandidate[] {
+  const floor = new Set(lexicalTopK(survivors, topK).map((c) => c.doc));
+  let room = Math.max(topK - floor.size, denseExtra);
+  return survivors.filter((c) => {
+    if (floor.has(c.doc)) return true;
+    if (c.denseRank === undefined || room <= 0) return false;
+    room--;
+    return true;
+  });
+}
+
+function lexicalTopK(candidates: FusedCandidate[], topK: number): FusedCandidate[] {
+  return candidates
+    .filter((c) => c.lexicalRank !== undefined)
+    .sort((a, b) => a.lexicalRank! - b.lexicalRank!)
+    .slice(0, topK);
+}
+
+function sortByTime(view: SearchView, candidates: FusedCandidate[]): FusedCandidate[] {
+  return [...candidates].sort((a, b) => view.record(a.doc)!.timestamp_ms - view.record(b.doc)!.timestamp_ms || a.doc - b.doc);
+}
+
+function toResult(record: MemoryRecord, score: number): SearchResult {
+  return { id: record.id, text: record.text, source_type: record.source_type, timestamp_ms: record.timestamp_ms, score };
+}
