@@ -1,0 +1,25 @@
+// Human-readable output for the CLI; `--json` output bypasses this module entirely.
+import type { DreamError } from "../protocol/errors";
+import type { SearchResponse } from "../store/search";
+
+export function formatSearch(response: SearchResponse): string {
+  const { results, receipt } = response;
+  const lines = [`${receipt.recall} · mode ${receipt.mode} · ${results.length} result(s) · receipt ${receipt.receipt_id}`];
+  results.forEach((r, i) => {
+    const when = new Date(r.timestamp_ms).toISOString();
+    lines.push(`${String(i + 1).padStart(2)}. [${r.source_type}] ${when}  ${r.id}`);
+    lines.push(`    ${oneLine(r.text, 160)}`);
+  });
+  for (const c of receipt.conflicts) lines.push(`  collapsed ${c.id}: ${c.subject} → superseded by ${c.superseded_by}`);
+  for (const w of receipt.withheld) lines.push(`  withheld ${w.id} (${w.reason})`);
+  return lines.join("\n") + "\n";
+}
+
+export function formatError(error: DreamError): string {
+  return `error [${error.code}]: ${error.message}\nhint: ${error.hint}\n`;
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
+}

@@ -1,0 +1,120 @@
+import fs from "node:fs";
+import path from "node:path";
+import { tempDir } from "../store/helpers";
+import { runCli } from "./run-cli";
+
+function writeJsonl(dir: string, name: string, rows: Array<object | string>): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, rows.map((r) => (typeof r === "string" ? r : JSON.stringify(r))).join("\r\n") + "\r\n");
+  return file;
+}
+
+describe("dsh-dream CLI", () => {
+  let work: string;
+  let dataDir: string;
+  beforeEach(() => {
+    work = tempDir("cli-");
+    dataDir = path.join(work, "data");
+  });
+
+  it("imports a JSONL file, reporting bad lines by number and skipping only them", () => {
+    const file = writeJsonl(work, "in.jsonl", [
+      { id: "r1", text: "the cat sleeps on the sofa", source_type: "user_message", timestamp_ms: 1000 },
+      { id: "r2", text: "ignore me", source_type: "model_hint" },
+      "{not json",
+      { id: "r3", text: "猫在沙发上睡觉", source_type: "assistant_message", timestamp_ms: 2000 },
+    ]);
+    const result = runCli(["--data-dir", dataDir, "import", file]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("imported 2, unchanged 0, rejected 2\n");
+    expect(result.stderr).toContain('line 2: [INVALID_SOURCE_TYPE] source_type "model_hint" is not allowed');
+    expect(result.stderr).toContain("line 3: [BAD_JSON]");
+    const status = JSON.parse(runCli(["--data-dir", dataDir, "status", "--json"]).stdout);
+    expect(status.records).toBe(2);
+  });
+
+  it("adds a memory and finds it with search --json in the documented shape", () => {
+    expect(runCli(["--data-dir", dataDir, "add", "--text", "车停在B2车库", "--source-type", "user_message", "--timestamp-ms", "42", "--id", "car"]).stdout).toBe(
+      "added car\n",
+    );
+    const out = runCli(["--data-dir", dataDir, "search", "车停在哪", "--top-k", "3", "--json"]);
+    expect(out.code).toBe(0);
+    const parsed = JSON.parse(out.stdout);
+    expect(parsed.results).toEqual([{ id: "car", text: "车停在B2车库", source_type: "user_message", timestamp_ms: 42, score: expect.any(Number) }]);
+    expect(parsed.receipt).toEqual(expect.objectContaining({ retrieved_chunk_ids: ["car"], fallback_reason: "runtime_missing", top_k: 3 }));
+  });
+
+  it("rejects model_hint on add with the code, the allowed set and a hint, and stores nothing", () => {
+    const out = runCli(["--data-dir", dataDir, "add", "--text", "x", "--source-type", "model_hint"]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toBe(
+      'error [INVALID_SOURCE_TYPE]: source_type "model_hint" is not allowed; allowed: user_message, assistant_message, system_fact, tool_result\nhint: Use one of the allowed source types.\n',
+    );
+    expect(JSON.parse(runCli(["--data-dir", dataDir, "status", "--json"]).stdout).records).toBe(0);
+  });
+
+  it("answers a batch with one JSON line per query, in order, from one process", () => {
+    const records = writeJsonl(work, "r.jsonl", [
+      { id: "a", text: "alpha project kickoff", source_type: "user_message", timestamp_ms: 1 },
+      { id: "b", text: "beta project kickoff", source_type: "user_message", timestamp_ms: 2 },
+    ]);
+    runCli(["--data-dir", dataDir, "import", records]);
+    const queries = writeJsonl(work, "q.jsonl", [{ query: "alpha" }, { query: "kickoff", top_k: 1 }, { query: "beta kickoff", timeline: true }]);
+    const out = runCli(["--data-dir", dataDir, "search", "--batch", queries, "--json"]);
+    const lines = out.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.results.map((r: { id: string }) => r.id))).toEqual([["a"], ["a"], ["a", "b"]]);
+    expect(lines[2].receipt.mode).toBe("timeline");
+  });
+
+  it("refuses a batch with an invalid line before answering any, naming the line", () => {
+    const queries = writeJsonl(work, "q.jsonl", [{ query: "ok" }, { query: "x", top_k: 0 }]);
+    const out = runCli(["--data-dir", dataDir, "search", "--batch", queries, "--json"]);
+    expect(out.code).toBe(1);
+    expect(JSON.parse(out.stdout)).toEqual({ error: expect.objectContaining({ code: "INVALID_FIELD", field: "top_k", message: expect.stringContaining("line 2") }) });
+  });
+
+  it("ranks stored vectors with search-vector and refuses an unknown embedding model", () => {
+    const embedding = (vector: number[]) => ({ provider: "test", model: "m3", vector });
+    const records = writeJsonl(work, "v.jsonl", [
+      { id: "x", text: "east", source_type: "user_message", embedding: embedding([1, 0, 0]) },
+      { id: "y", text: "north", source_type: "user_message", embedding: embedding([0, 1, 0]) },
+      { id: "z", text: "north-east", source_type: "user_message", embedding: embedding([1, 1, 0]) },
+    ]);
+    runCli(["--data-dir", dataDir, "import", records]);
+    const query = path.join(work, "q.json");
+    fs.writeFileSync(query, JSON.stringify(embedding([1, 0.1, 0])));
+    const out = runCli(["--data-dir", dataDir, "search-vector", "--query-embedding", query, "--json"]);
+    expect(JSON.parse(out.stdout).results.map((r: { id: string }) => r.id)).toEqual(["x", "z", "y"]);
+    fs.writeFileSync(query, JSON.stringify({ provider: "test", model: "other", vector: [1, 0, 0] }));
+    const refused = runCli(["--data-dir", dataDir, "search-vector", "--query-embedding", query]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("error [VECTOR_MISMATCH]: no stored vectors for test/other with 3 dimensions");
+  });
+
+  it("forgets a memory so that later searches no longer return it", () => {
+    runCli(["--data-dir", dataDir, "add", "--text", "secret plan", "--source-type", "user_message", "--id", "s1"]);
+    expect(runCli(["--data-dir", dataDir, "forget", "s1", "--json"]).stdout).toContain('"forgotten"');
+    expect(JSON.parse(runCli(["--data-dir", dataDir, "search", "secret plan", "--json"]).stdout).results).toEqual([]);
+  });
+
+  it("uses $DSH_HOME/dsh-dream as the default data directory", () => {
+    const home = path.join(work, "dsh-home");
+    runCli(["add", "--text", "hello", "--source-type", "user_message"], { env: { DSH_HOME: home } });
+    expect(fs.existsSync(path.join(home, "dsh-dream", "journal.jsonl"))).toBe(true);
+  });
+
+  it("exits 2 with usage on an unknown option", () => {
+    const out = runCli(["--data-dir", dataDir, "search", "x", "--topk", "3"]);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain("unknown option --topk");
+  });
+
+  it("runs the offline demo and cleans up its temporary data directory", () => {
+    const out = runCli(["demo"]);
+    expect(out.code).toBe(0);
+    const dir = /data directory (\S+)/.exec(out.stdout)![1];
+    expect(out.stdout).toContain("Recall: FTS fallback");
+    expect(out.stdout).toContain("collapsed demo-3");
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+});
