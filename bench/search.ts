@@ -1,0 +1,85 @@
+// `npm run bench:search -- --records N [--queries Q] [--json]`: builds a store of N synthetic mixed
+// zh/en memories with 512-d vectors through the real import path, then times lexical, dense
+// (search_vector) and hybrid searches (top_k 10; query embedding excluded: vectors are given).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { MemoryStore } from "../bridge/store/memory-store";
+import { parseSearchRequest } from "../bridge/store/search-request";
+import { machineInfo, percentile } from "./stats";
+import { SyntheticCorpus, type SyntheticQuery } from "./synthetic-corpus";
+
+const IMPORT_BATCH = 2000;
+const WARMUP = 20;
+
+function argValue(argv: string[], name: string, fallback: number): number {
+  const at = argv.indexOf(`--${name}`);
+  const value = at === -1 ? fallback : Number(argv[at + 1]);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer`);
+  return value;
+}
+
+function time(fn: () => void, samples: number[]): void {
+  const started = performance.now();
+  fn();
+  samples.push(performance.now() - started);
+}
+
+function main(argv: string[]): void {
+  const records = argValue(argv, "records", 10_000);
+  const queryCount = argValue(argv, "queries", 200);
+  const corpus = new SyntheticCorpus();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-search-"));
+  const store = MemoryStore.open({ dataDir });
+  const queries: SyntheticQuery[] = [];
+  const embedding = (vector: number[]) => ({ provider: "bench", model: "synthetic-512", vector });
+  try {
+    const ingestStarted = performance.now();
+    for (let start = 0; start < records; start += IMPORT_BATCH) {
+      const batch = [];
+      for (let i = start; i < Math.min(records, start + IMPORT_BATCH); i++) {
+        const record = corpus.record(i);
+        if (queries.length < queryCount + WARMUP && corpus.random() < (queryCount + WARMUP) / records + 0.001) queries.push(corpus.query(record));
+        batch.push({ id: record.id, text: record.text, source_type: "user_message", timestamp_ms: 1_700_000_000_000 + i, embedding: embedding(record.vector) });
+      }
+      store.importRecords(batch);
+      process.stderr.write(`\ringested ${Math.min(records, start + IMPORT_BATCH)}/${records}`);
+    }
+    const ingestSeconds = (performance.now() - ingestStarted) / 1000;
+    process.stderr.write("\n");
+    global.gc?.();
+    const latencies = { lexical: [] as number[], dense: [] as number[], hybrid: [] as number[] };
+    queries.forEach((q, i) => {
+      const keep = i >= WARMUP;
+      const lexical = parseSearchRequest({ query: q.text, top_k: 10 });
+      const hybrid = parseSearchRequest({ query: q.text, top_k: 10, query_embedding: embedding(q.vector) });
+      time(() => store.search(lexical), keep ? latencies.lexical : []);
+      time(() => store.searchVector(hybrid.queryEmbedding!, 10), keep ? latencies.dense : []);
+      time(() => store.search(hybrid), keep ? latencies.hybrid : []);
+    });
+    const summary = (samples: number[]) => ({ p50_ms: percentile(samples, 50), p95_ms: percentile(samples, 95) });
+    const result = {
+      benchmark: "search-latency",
+      records,
+      queries: latencies.hybrid.length,
+      dim: corpus.dim,
+      top_k: 10,
+      lexical: summary(latencies.lexical),
+      dense: summary(latencies.dense),
+      hybrid: summary(latencies.hybrid),
+      ingest_records_per_s: Math.round(records / ingestSeconds),
+      rss_mib: Math.round(process.memoryUsage().rss / 2 ** 20),
+      machine: machineInfo(),
+    };
+    for (const mode of ["lexical", "dense", "hybrid"] as const) {
+      console.log(`${mode.padEnd(8)} p50 ${result[mode].p50_ms.toFixed(2)} ms  p95 ${result[mode].p95_ms.toFixed(2)} ms`);
+    }
+    console.log(`ingest ${result.ingest_records_per_s} records/s · RSS ${result.rss_mib} MiB · ${records} records × ${corpus.dim} dims`);
+    if (argv.includes("--json")) console.log(JSON.stringify(result));
+  } finally {
+    store.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main(process.argv.slice(2));
