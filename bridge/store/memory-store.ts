@@ -3,8 +3,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
+import { documentTerms } from "../index/analyze";
 import { Bm25Index } from "../index/bm25";
-import { tokenize } from "../index/tokenize";
+import { TurnAdjacency } from "../index/turn-adjacency";
 import { DreamError } from "../protocol/errors";
 import { AuditLog } from "./audit-log";
 import { Journal, type JournalEntry, type ReplayReport } from "./journal";
@@ -35,6 +36,7 @@ export class MemoryStore implements SearchView {
   private readonly records: Array<MemoryRecord | undefined> = [];
   private readonly docById = new Map<string, number>();
   private readonly slotCache = new Map<number, StateSlot[]>();
+  private readonly turns = new TurnAdjacency();
   readonly bm25: Bm25Index;
   readonly vectors = new VectorSpaces();
   readonly scopes = new ScopeMasks();
@@ -164,6 +166,11 @@ export class MemoryStore implements SearchView {
     return this.records[doc];
   }
 
+  /** Live memories in the same session as `doc` whose turn is at most one away (see TurnAdjacency). */
+  adjacentTurns(doc: number): readonly number[] {
+    return this.turns.neighbours(doc);
+  }
+
   slots(doc: number): StateSlot[] {
     let slots = this.slotCache.get(doc);
     if (!slots) {
@@ -220,6 +227,7 @@ export class MemoryStore implements SearchView {
       this.records[doc] = undefined;
       this.docById.delete(change.id);
       this.bm25.remove(doc);
+      this.turns.remove(doc);
       this.vectors.remove(doc);
       this.scopes.remove(doc);
       this.slotCache.delete(doc);
@@ -236,7 +244,8 @@ export class MemoryStore implements SearchView {
     const doc = this.records.length;
     this.records.push(record);
     this.docById.set(record.id, doc);
-    this.bm25.add(doc, tokenize(record.text));
+    this.bm25.add(doc, documentTerms(record.text));
+    if (record.session_id !== undefined && record.turn !== undefined) this.turns.add(doc, record.session_id, record.turn);
     this.scopes.add(doc, record.scope);
     if (embedding) this.vectors.put(doc, record.content_hash, embedding);
     this.live++;

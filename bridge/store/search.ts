@@ -1,9 +1,10 @@
-// search_memory: full-corpus BM25 and exact dense retrieval, fused by RRF, then state-slot
-// conflicts (latest mode) or ascending time (timeline mode), quarantine, and packing.
-import { fuseRanks, type FusedCandidate } from "../index/fuse";
+// search_memory: full-corpus BM25 with conversation context and exact dense retrieval, fused by RRF,
+// then state-slot conflicts (latest mode) or ascending time (timeline mode), quarantine, and packing.
+import { queryTerms } from "../index/analyze";
 import type { Bm25Index } from "../index/bm25";
+import { CONTEXT_WEIGHT, propagateContext } from "../index/context-propagation";
+import { fuseRanks, type FusedCandidate } from "../index/fuse";
 import type { Scored } from "../index/top-k";
-import { tokenize } from "../index/tokenize";
 import { collapseConflicts, type Suppression } from "./conflicts";
 import type { EmbeddingInput, MemoryRecord } from "./records";
 import { buildReceipt, type DenseOutcome, type Receipt } from "./receipts";
@@ -42,6 +43,7 @@ export interface SearchView {
   readonly nowMs: () => number;
   record(doc: number): MemoryRecord | undefined;
   slots(doc: number): StateSlot[];
+  adjacentTurns(doc: number): readonly number[];
 }
 
 /** Candidates each retriever contributes before fusion. */
@@ -53,7 +55,7 @@ export function runSearch(view: SearchView, request: SearchRequest): SearchRespo
   const started = performance.now();
   const mask = view.scopes.maskFor(request.scope);
   const depth = candidateDepth(request.topK);
-  const lexical = view.bm25.search(tokenize(request.query), depth, mask);
+  const lexical = retrieveLexical(view, request.query, depth, mask);
   const lexicalDone = performance.now();
   const dense = retrieveDense(view, request, depth, mask);
   const denseDone = performance.now();
@@ -82,6 +84,16 @@ export function runSearch(view: SearchView, request: SearchRequest): SearchRespo
     timingsMs: { lexical: lexicalDone - started, dense: denseDone - lexicalDone, total: finished - started },
   });
   return { results, receipt };
+}
+
+/** BM25 over the analysed query, then each hit lends part of its score to its neighbouring turns. */
+function retrieveLexical(view: SearchView, query: string, depth: number, mask: Uint8Array | undefined): Scored[] {
+  const hits = view.bm25.search(queryTerms(query), depth, mask);
+  const visibleNeighbours = (doc: number) => {
+    const neighbours = view.adjacentTurns(doc);
+    return mask === undefined ? neighbours : neighbours.filter((n) => mask[n] === 1);
+  };
+  return propagateContext(hits, visibleNeighbours, CONTEXT_WEIGHT, depth);
 }
 
 function retrieveDense(view: SearchView, request: SearchRequest, depth: number, mask: Uint8Array | undefined): DenseOutcome {
