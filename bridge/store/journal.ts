@@ -17,6 +17,11 @@ export interface ReplayReport {
   tornTailBytes: number;
 }
 
+export interface ReplayOptions {
+  /** Skip entries before this byte offset (a line boundary another component has already applied). */
+  fromOffset?: number;
+}
+
 /** Encodes one entry as `<crc32 hex> <json>\n`; the checksum covers the JSON bytes. */
 export function encodeLine(entry: JournalEntry): Buffer {
   const json = Buffer.from(JSON.stringify(entry), "utf8");
@@ -42,17 +47,23 @@ export class Journal {
   private constructor(
     readonly filePath: string,
     private fd: number,
+    private size: number,
   ) {}
+
+  /** Bytes of intact journal on disk: every acknowledged entry lies before this offset. */
+  get endOffset(): number {
+    return this.size;
+  }
 
   /**
    * Opens (creating if needed) the journal and replays every intact entry through `apply`.
    * A bad final line is truncated away before appending resumes.
    */
-  static open(filePath: string, apply: (entry: JournalEntry) => void): { journal: Journal; report: ReplayReport } {
+  static open(filePath: string, apply: (entry: JournalEntry) => void, options: ReplayOptions = {}): { journal: Journal; report: ReplayReport } {
     const created = !fs.existsSync(filePath);
-    const report = created ? { entries: 0, tornTailBytes: 0 } : replay(filePath, apply);
+    const report = created ? { entries: 0, tornTailBytes: 0 } : replay(filePath, apply, options.fromOffset ?? 0);
     const fd = fs.openSync(filePath, "a");
-    const journal = new Journal(filePath, fd);
+    const journal = new Journal(filePath, fd, fs.fstatSync(fd).size);
     // A crash while creating the file can leave it empty or with a torn header: start it afresh.
     if (created || fs.fstatSync(fd).size === 0) {
       journal.append([{ op: "header", format: JOURNAL_FORMAT, version: JOURNAL_VERSION }]);
@@ -69,6 +80,7 @@ export class Journal {
       let written = 0;
       while (written < buffer.length) written += fs.writeSync(this.fd, buffer, written);
       fs.fsyncSync(this.fd);
+      this.size += buffer.length;
     } catch (cause) {
       throw new DreamError("IO_ERROR", `could not write the journal ${this.filePath}: ${(cause as Error).message}`, { cause });
     }
@@ -81,22 +93,30 @@ export class Journal {
   }
 }
 
-function replay(filePath: string, apply: (entry: JournalEntry) => void): ReplayReport {
+function replay(filePath: string, apply: (entry: JournalEntry) => void, fromOffset: number): ReplayReport {
   const fd = fs.openSync(filePath, "r");
   let lineNo = 0;
   let entries = 0;
   let goodEnd = 0;
   // Only the very last line may be damaged: that is what a crash mid-append leaves behind.
-  let badLineNo: number | undefined;
+  let bad: { lineNo: number; offset: number } | undefined;
   try {
-    for (const { line, offset, complete } of readLines(fd)) {
+    const header = readLines(fd, 0).next();
+    const headerEnd = header.done ? 0 : header.value.line.length + 1;
+    const start = Math.max(fromOffset, headerEnd);
+    if (start > headerEnd && !endsLine(fd, start)) {
+      throw new DreamError("JOURNAL_CORRUPT", `${filePath}: offset ${start} is not the end of a journal line`);
+    }
+    const lines = start > headerEnd ? prepend(header.value!, readLines(fd, start)) : readLines(fd, 0);
+    for (const { line, offset, complete } of lines) {
       lineNo++;
       const entry = complete ? decodeLine(line) : undefined;
-      if (badLineNo !== undefined) {
-        throw new DreamError("JOURNAL_CORRUPT", `${filePath} line ${badLineNo} is damaged but more lines follow; refusing to open`);
+      if (bad) {
+        const where = start > headerEnd ? `the line at byte ${bad.offset}` : `line ${bad.lineNo}`;
+        throw new DreamError("JOURNAL_CORRUPT", `${filePath} ${where} is damaged but more lines follow; refusing to open`);
       }
       if (!entry) {
-        badLineNo = lineNo;
+        bad = { lineNo, offset };
         continue;
       }
       if (lineNo === 1) checkHeader(entry, filePath);
@@ -126,11 +146,43 @@ function checkHeader(entry: JournalEntry, filePath: string): void {
   }
 }
 
+/**
+ * Reads the intact entries that start at `fromOffset` (a line boundary), up to about `maxBytes`.
+ * For components that follow the journal on their own (the Chroma sync); stops at a damaged line.
+ */
+export function readEntriesFrom(filePath: string, fromOffset: number, maxBytes: number): { entries: JournalEntry[]; endOffset: number } {
+  const fd = fs.openSync(filePath, "r");
+  const entries: JournalEntry[] = [];
+  let endOffset = fromOffset;
+  try {
+    for (const { line, offset, complete } of readLines(fd, fromOffset)) {
+      const entry = complete ? decodeLine(line) : undefined;
+      if (!entry) break;
+      if (entry.op !== "header") entries.push(entry);
+      endOffset = offset + line.length + 1;
+      if (endOffset - fromOffset >= maxBytes) break;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return { entries, endOffset };
+}
+
+function endsLine(fd: number, offset: number): boolean {
+  const byte = Buffer.alloc(1);
+  return fs.readSync(fd, byte, 0, 1, offset - 1) === 1 && byte[0] === 0x0a;
+}
+
+function* prepend<T>(first: T, rest: Iterable<T>): Generator<T> {
+  yield first;
+  yield* rest;
+}
+
 /** Yields newline-separated lines without loading the whole file (journals reach hundreds of MB). */
-function* readLines(fd: number): Generator<{ line: Buffer; offset: number; complete: boolean }> {
+function* readLines(fd: number, fromOffset: number): Generator<{ line: Buffer; offset: number; complete: boolean }> {
   let carry = Buffer.alloc(0);
-  let carryOffset = 0;
-  let position = 0;
+  let carryOffset = fromOffset;
+  let position = fromOffset;
   const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   for (;;) {
     const read = fs.readSync(fd, chunk, 0, chunk.length, position);

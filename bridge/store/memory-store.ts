@@ -80,6 +80,15 @@ export class MemoryStore implements SearchView {
     return this.live;
   }
 
+  /** Byte offset just past the last acknowledged journal entry (followers and checkpoints key on it). */
+  get journalEndOffset(): number {
+    return this.journal.endOffset;
+  }
+
+  get journalPath(): string {
+    return this.journal.filePath;
+  }
+
   get nowMs(): () => number {
     return this.defaults.nowMs;
   }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Journal, encodeLine, type JournalEntry } from "../../bridge/store/journal";
+import { Journal, encodeLine, readEntriesFrom, type JournalEntry } from "../../bridge/store/journal";
 
 function tempFile(): string {
   return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "journal-")), "journal.jsonl");
@@ -97,5 +97,46 @@ describe("Journal", () => {
     opened.journal.append([{ op: "add", n: 1 }]);
     opened.journal.close();
     expect(replayAll(file).entries).toEqual([{ op: "add", n: 1 }]);
+  });
+});
+
+describe("Journal offsets", () => {
+  it("replays only the entries from a given line boundary, and reports the end offset", () => {
+    const file = tempFile();
+    const first = replayAll(file);
+    first.journal.append([{ op: "add", n: 1 }]);
+    const middle = first.journal.endOffset;
+    first.journal.append([{ op: "add", n: 2 }, { op: "add", n: 3 }]);
+    const end = first.journal.endOffset;
+    first.journal.close();
+    expect(fs.statSync(file).size).toBe(end);
+    const seen: JournalEntry[] = [];
+    const { journal } = Journal.open(file, (e) => seen.push(e), { fromOffset: middle });
+    expect(seen).toEqual([{ op: "add", n: 2 }, { op: "add", n: 3 }]);
+    expect(journal.endOffset).toBe(end);
+    journal.close();
+  });
+
+  it("refuses a replay offset that is not a line boundary", () => {
+    const file = tempFile();
+    const first = replayAll(file);
+    first.journal.append([{ op: "add", n: 1 }, { op: "add", n: 2 }]);
+    first.journal.close();
+    expect(() => Journal.open(file, () => undefined, { fromOffset: fs.statSync(file).size - 3 })).toThrow(
+      expect.objectContaining({ code: "JOURNAL_CORRUPT", message: expect.stringContaining("not the end of a journal line") }),
+    );
+  });
+
+  it("lets a follower read intact entries from an offset in bounded steps", () => {
+    const file = tempFile();
+    const first = replayAll(file);
+    const start = first.journal.endOffset;
+    first.journal.append([{ op: "add", n: 1 }, { op: "add", n: 2 }, { op: "add", n: 3 }]);
+    first.journal.close();
+    const step1 = readEntriesFrom(file, start, 1);
+    expect(step1.entries).toEqual([{ op: "add", n: 1 }]);
+    const step2 = readEntriesFrom(file, step1.endOffset, 1 << 20);
+    expect(step2.entries).toEqual([{ op: "add", n: 2 }, { op: "add", n: 3 }]);
+    expect(step2.endOffset).toBe(fs.statSync(file).size);
   });
 });
