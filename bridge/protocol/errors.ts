@@ -15,6 +15,16 @@ export const ERROR_CODES = {
   IO_ERROR: "Check that the data directory exists, is writable and the disk is not full.",
   BAD_JSON: "Each line must be one complete JSON object.",
   BAD_ARGUMENTS: "Run `dsh-dream help` for usage.",
+  CHROMA_ERROR: "Chroma refused the request; the message says why (a different embedding dimension needs a new collection).",
+  UNAUTHORIZED: "Use the token from the bridge file in the data directory.",
+  UNKNOWN_METHOD: "Use one of the methods named in the message.",
+  UNKNOWN_ROUTE: "The bridge answers POST /v1/rpc and GET /v1/health only.",
+  METHOD_NOT_ALLOWED: "Use the HTTP method named in the message.",
+  UNSUPPORTED_MEDIA_TYPE: "Send the request body as JSON with Content-Type: application/json.",
+  BRIDGE_UNAVAILABLE: "Start it with `dsh-dream serve`, or check the data directory.",
+  PROTOCOL_MISMATCH: "Stop the running bridge and start it again with this version of dsh-dream.",
+  CHROMA_UNAVAILABLE: "Chroma is restarting or unreachable; writes are kept in the journal and applied when it is back.",
+  INTERNAL: "This is a bug; the bridge log has details.",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
