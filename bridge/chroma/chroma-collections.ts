@@ -1,0 +1,349 @@
+// Chroma collections: the only module importing chromadb. One cosine collection per vector binding
+// (provider, model, dim) holding our own vectors, and the record <-> Chroma metadata mapping.
+import { createHash } from "node:crypto";
+import {
+  ChromaClient,
+  ChromaConnectionError,
+  ChromaForbiddenError,
+  ChromaNotFoundError,
+  ChromaServerError,
+  ChromaUnauthorizedError,
+  type Collection,
+} from "chromadb";
+import { DreamError } from "../protocol/errors";
+import { isPlainObject, SOURCE_TYPES, type MemoryRecord, type SourceType } from "../store/records";
+
+export interface VectorBinding {
+  provider: string;
+  model: string;
+  dim: number;
+}
+
+export interface ChromaConnection {
+  /** http(s)://host:port of the server; the embedded one is http://127.0.0.1:PORT. */
+  url: string;
+  /** e.g. {"Authorization": "Bearer …"} or {"X-Chroma-Token": …}; never echoed in messages. */
+  headers?: Record<string, string>;
+  tenant?: string;
+  database?: string;
+  /** Deadline for each request; default 30 s. */
+  timeoutMs?: number;
+}
+
+export type ChromaMetadata = Record<string, string | number | boolean>;
+
+export interface ChromaRow {
+  id: string;
+  document: string;
+  embedding: number[] | Float32Array;
+  metadata: ChromaMetadata;
+}
+
+export interface ChromaStoredRow {
+  id: string;
+  document: string | null;
+  embedding: Float32Array | null;
+  metadata: ChromaMetadata | null;
+}
+
+export const COLLECTION_PREFIX = "dsh-dream-";
+const MAX_ROWS_PER_REQUEST = 1000;
+const LIST_PAGE = 100;
+
+/** Deterministic per binding: switching embedder means a new collection, never mixed dimensions. */
+export function collectionName(binding: VectorBinding): string {
+  const digest = createHash("sha256").update(`${binding.provider}\0${binding.model}\0${binding.dim}`).digest("hex");
+  return COLLECTION_PREFIX + digest.slice(0, 16);
+}
+
+/** Chroma metadata takes scalars only and rejects null: lists and objects travel as JSON strings. */
+export function metadataFor(record: MemoryRecord, binding: VectorBinding): ChromaMetadata {
+  const metadata: ChromaMetadata = {
+    source_type: record.source_type,
+    timestamp_ms: record.timestamp_ms,
+    scope: record.scope,
+    content_hash: record.content_hash,
+    metadata_json: JSON.stringify(record.metadata),
+    provider: binding.provider,
+    model: binding.model,
+    dim: binding.dim,
+  };
+  if (record.session_id !== undefined) metadata.session_id = record.session_id;
+  if (record.turn !== undefined) metadata.turn = record.turn;
+  if (record.tags !== undefined) metadata.tags = JSON.stringify(record.tags);
+  if (record.quarantine) {
+    metadata.quarantine_reason = record.quarantine.reason;
+    metadata.quarantine_at_ms = record.quarantine.atMs;
+  }
+  return metadata;
+}
+
+/** The inverse of metadataFor; throws CHROMA_ERROR for rows we did not write. */
+export function recordFromChroma(id: string, document: string | null, metadata: ChromaMetadata | null): MemoryRecord {
+  const bad = (field: string): never => {
+    throw new DreamError("CHROMA_ERROR", `Chroma row ${JSON.stringify(id)} has no valid ${field}; it was not written by dsh-dream`);
+  };
+  if (typeof document !== "string") return bad("document");
+  const meta = metadata ?? bad("metadata");
+  const text = (key: string): string => (typeof meta[key] === "string" ? (meta[key] as string) : bad(key));
+  const int = (key: string): number => (Number.isSafeInteger(meta[key]) ? (meta[key] as number) : bad(key));
+  const json = (key: string): unknown => {
+    try {
+      return JSON.parse(text(key));
+    } catch (error) {
+      throw new DreamError("CHROMA_ERROR", `Chroma row ${JSON.stringify(id)} has unreadable ${key}`, { cause: error });
+    }
+  };
+  const metadataJson = json("metadata_json");
+  const record: MemoryRecord = {
+    id,
+    text: document,
+    source_type: (SOURCE_TYPES as readonly unknown[]).includes(meta.source_type) ? (meta.source_type as SourceType) : bad("source_type"),
+    timestamp_ms: int("timestamp_ms"),
+    scope: text("scope"),
+    metadata: isPlainObject(metadataJson) ? metadataJson : bad("metadata_json"),
+    content_hash: text("content_hash"),
+  };
+  if (meta.session_id !== undefined) record.session_id = text("session_id");
+  if (meta.turn !== undefined) record.turn = int("turn");
+  if (meta.tags !== undefined) {
+    const tags = json("tags");
+    record.tags = Array.isArray(tags) && tags.every((tag) => typeof tag === "string") ? tags : bad("tags");
+  }
+  if (meta.quarantine_reason !== undefined) record.quarantine = { reason: text("quarantine_reason"), atMs: int("quarantine_at_ms") };
+  return record;
+}
+
+export class ChromaCollections {
+  private client!: ChromaClient;
+  private abort!: AbortController;
+  private readonly handles = new Map<string, { collection: Collection; dim: number }>();
+  private maxRows?: number;
+  private readonly origin: string;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly connection: ChromaConnection) {
+    const url = parseUrl(connection.url);
+    this.origin = url.origin;
+    this.timeoutMs = connection.timeoutMs ?? 30_000;
+    this.connect();
+  }
+
+  /** True when the server answers; false when it cannot be reached; throws when it refuses us. */
+  async heartbeat(): Promise<boolean> {
+    try {
+      await this.call("heartbeat", (client) => client.heartbeat());
+      return true;
+    } catch (error) {
+      if (error instanceof DreamError && error.code === "CHROMA_UNAVAILABLE") return false;
+      throw error;
+    }
+  }
+
+  collectionName(binding: VectorBinding): string {
+    return collectionName(binding);
+  }
+
+  metadataFor(record: MemoryRecord, binding: VectorBinding): ChromaMetadata {
+    return metadataFor(record, binding);
+  }
+
+  /** Get-or-create; an existing collection must already be cosine with the same dimension. */
+  async ensureCollection(binding: VectorBinding): Promise<string> {
+    const name = collectionName(binding);
+    if (this.handles.has(name)) return name;
+    const collection = await this.call(`create collection ${name}`, (client) =>
+      // embeddingFunction: null always: omitted, the client wires its default embedder, warns on
+      // every access, and would try to load @chroma-core/default-embed.
+      client.getOrCreateCollection({
+        name,
+        embeddingFunction: null,
+        configuration: { hnsw: { space: "cosine" } },
+        metadata: { provider: binding.provider, model: binding.model, dim: binding.dim },
+      }),
+    );
+    // getOrCreate silently keeps an existing collection's own configuration and metadata.
+    const space = collection.configuration?.hnsw?.space;
+    if (space !== "cosine" || collection.metadata?.dim !== binding.dim) {
+      throw new DreamError("CHROMA_ERROR", `Chroma collection ${name} exists with space ${space} and dimension ${collection.metadata?.dim}; expected cosine, ${binding.dim}`);
+    }
+    this.handles.set(name, { collection, dim: binding.dim });
+    return name;
+  }
+
+  /** Idempotent writes in batches; within one call the last row for an id wins. */
+  async upsert(name: string, rows: ChromaRow[]): Promise<void> {
+    const { collection, dim } = await this.handle(name);
+    const latest = [...new Map(rows.map((row) => [row.id, row])).values()];
+    // The first insert fixes a collection's dimension for good (even once emptied), so refuse
+    // a wrong vector here rather than let it poison the collection.
+    const wrong = latest.find((row) => row.embedding.length !== dim);
+    if (wrong) {
+      throw new DreamError("CHROMA_ERROR", `Chroma upsert into ${name} refused: embedding dimension ${wrong.embedding.length} for ${JSON.stringify(wrong.id)}, collection dimension ${dim}`);
+    }
+    for (const batch of chunk(latest, await this.batchSize())) {
+      const request = {
+        ids: batch.map((row) => row.id),
+        documents: batch.map((row) => row.document),
+        embeddings: batch.map((row) => Array.from(row.embedding)),
+        metadatas: batch.map((row) => row.metadata),
+      };
+      await this.call(`upsert into ${name}`, () => collection.upsert(request), name);
+    }
+  }
+
+  async delete(name: string, ids: string[]): Promise<void> {
+    const { collection } = await this.handle(name);
+    for (const batch of chunk(ids, await this.batchSize())) {
+      await this.call(`delete from ${name}`, () => collection.delete({ ids: batch }), name);
+    }
+  }
+
+  /** Forgetting an id must reach every embedder's copy of it. */
+  async deleteFromAll(ids: string[]): Promise<void> {
+    for (const name of await this.listCollections()) await this.delete(name, ids);
+  }
+
+  async count(name: string): Promise<number> {
+    const { collection } = await this.handle(name);
+    return this.call(`count ${name}`, () => collection.count(), name);
+  }
+
+  async listIds(name: string, page: { limit: number; offset: number }): Promise<string[]> {
+    const { collection } = await this.handle(name);
+    const result = await this.call(`list ids of ${name}`, () => collection.get({ ...page, include: [] }), name);
+    return result.ids;
+  }
+
+  /** Rows in the order asked, missing ids left out. Cosine collections hand vectors back
+   * renormalised, so components may differ from what was written by about one float32 ulp. */
+  async get(name: string, ids: string[]): Promise<ChromaStoredRow[]> {
+    const { collection } = await this.handle(name);
+    const found = new Map<string, ChromaStoredRow>();
+    for (const batch of chunk(ids, await this.batchSize())) {
+      const include = ["documents", "metadatas", "embeddings"] as const;
+      const result = await this.call(`get from ${name}`, () => collection.get({ ids: batch, include: [...include] }), name);
+      result.ids.forEach((id, i) => {
+        const embedding = result.embeddings[i];
+        found.set(id, {
+          id,
+          document: result.documents[i] ?? null,
+          embedding: embedding ? Float32Array.from(embedding) : null,
+          metadata: (result.metadatas[i] as ChromaMetadata | null) ?? null,
+        });
+      });
+    }
+    return ids.flatMap((id) => found.get(id) ?? []);
+  }
+
+  /** Our collections only (dsh-dream-*); others on a shared server are left alone. */
+  async listCollections(): Promise<string[]> {
+    const names: string[] = [];
+    for (let offset = 0; ; offset += LIST_PAGE) {
+      const page = await this.call("list collections", (client) => client.listCollections({ limit: LIST_PAGE, offset }));
+      names.push(...page.map((collection) => collection.name).filter((name) => name.startsWith(COLLECTION_PREFIX)));
+      if (page.length < LIST_PAGE) return names;
+    }
+  }
+
+  /** Cancels requests in flight; the object stays usable with a fresh connection. */
+  close(): void {
+    this.abort.abort();
+    this.connect();
+  }
+
+  private connect(): void {
+    const url = new URL(this.connection.url);
+    const ssl = url.protocol === "https:";
+    this.abort = new AbortController();
+    this.handles.clear();
+    this.client = new ChromaClient({
+      host: url.hostname,
+      port: url.port ? Number(url.port) : ssl ? 443 : 80,
+      ssl,
+      headers: this.connection.headers,
+      tenant: this.connection.tenant,
+      database: this.connection.database,
+      // The 3.5.0 client builds every Request from these fixed options, so a per-request
+      // AbortSignal.timeout() is impossible; one controller per connection cancels them all.
+      fetchOptions: { signal: this.abort.signal },
+    });
+  }
+
+  private async handle(name: string): Promise<{ collection: Collection; dim: number }> {
+    const cached = this.handles.get(name);
+    if (cached) return cached;
+    const collection = await this.call(`open collection ${name}`, (client) => client.getCollection({ name }));
+    const dim = collection.metadata?.dim;
+    if (typeof dim !== "number") throw new DreamError("CHROMA_ERROR", `Chroma collection ${name} has no dimension in its metadata`);
+    const opened = { collection, dim };
+    this.handles.set(name, opened);
+    return opened;
+  }
+
+  private async batchSize(): Promise<number> {
+    this.maxRows ??= Math.min(await this.call("pre-flight checks", (client) => client.getMaxBatchSize()), MAX_ROWS_PER_REQUEST);
+    return this.maxRows;
+  }
+
+  /** One request under the deadline; `collection` names the cached handle the request used. */
+  private async call<T>(operation: string, request: (client: ChromaClient) => Promise<T>, collection?: string): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(new DreamError("CHROMA_UNAVAILABLE", `Chroma ${operation} timed out after ${this.timeoutMs} ms at ${this.origin}`));
+      }, this.timeoutMs);
+    });
+    try {
+      return await Promise.race([request(this.client), deadline]);
+    } catch (error) {
+      // A hung server: drop the connection so the abandoned request does not linger.
+      if (timedOut) this.close();
+      // Deleted (or reset) by someone else: a handle holds the old collection id for good, so
+      // forget it and let the next ensureCollection create the collection again.
+      if (collection && error instanceof ChromaNotFoundError) this.handles.delete(collection);
+      throw toDreamError(operation, this.origin, error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function toDreamError(operation: string, origin: string, error: unknown): DreamError {
+  if (error instanceof DreamError) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  const gatewayDown = error instanceof ChromaServerError && /^50[234]\b/.test(reason);
+  if (error instanceof ChromaConnectionError || gatewayDown) {
+    return new DreamError("CHROMA_UNAVAILABLE", `Chroma ${operation} failed: cannot reach ${origin}`, { cause: error });
+  }
+  // "Bad request to <url> with status: <reason>": the url adds nothing the operation does not say.
+  const short = reason.replace(/^Bad request to \S+ with status: /, "");
+  const kind = error instanceof Error && error.name !== "Error" ? ` (${error.name})` : "";
+  const auth = error instanceof ChromaUnauthorizedError || error instanceof ChromaForbiddenError ? "; check the configured auth header" : "";
+  return new DreamError("CHROMA_ERROR", `Chroma ${operation} failed${kind}: ${short}${auth}`, { cause: error });
+}
+
+function parseUrl(raw: string): URL {
+  const invalid = (why: string): never => {
+    throw new DreamError("INVALID_FIELD", `Chroma URL ${why}`, { field: "chroma.url" });
+  };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch (error) {
+    throw new DreamError("INVALID_FIELD", "Chroma URL is not a valid URL", { field: "chroma.url", cause: error });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") invalid(`must start with http:// or https:// (got ${url.protocol})`);
+  // The client knows only host, port and ssl: a path prefix or inline credentials would be lost.
+  if (url.username || url.password) invalid("must not carry credentials; pass an auth header instead");
+  if (url.pathname !== "/" || url.search) invalid("must not have a path or query");
+  return url;
+}
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const batches: T[][] = [];
+  for (let i = 0; i < items.length; i += size) batches.push(items.slice(i, i + size));
+  return batches;
+}

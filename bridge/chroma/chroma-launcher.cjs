@@ -1,0 +1,91 @@
+// Chroma server launcher, shipped as is next to the bundle: `node chroma-launcher.cjs run --path DIR --host H --port N`.
+// chromadb 3.x's own CLI refuses Windows x64 ("Unsupported Windows architecture: x64") although the
+// binding exists, and npm nests an overridden binding under chromadb/, so we resolve it ourselves.
+"use strict";
+const { createRequire } = require("node:module");
+const { Worker } = require("node:worker_threads");
+
+const EXIT_NO_BINDING_FOR_PLATFORM = 2;
+const EXIT_BINDING_NOT_LOADABLE = 3;
+const EXIT_USAGE = 64;
+
+const BINDINGS = {
+  "linux-x64": "chromadb-js-bindings-linux-x64-gnu",
+  "linux-arm64": "chromadb-js-bindings-linux-arm64-gnu",
+  "darwin-x64": "chromadb-js-bindings-darwin-x64",
+  "darwin-arm64": "chromadb-js-bindings-darwin-arm64",
+  "win32-x64": "chromadb-js-bindings-win32-x64-msvc",
+  "win32-arm64": "chromadb-js-bindings-win32-arm64-msvc",
+};
+
+function fail(code, message) {
+  process.stderr.write(`chroma-launcher: ${message}\n`);
+  process.exit(code);
+}
+
+// Resolvers in order: chromadb's own folder first (where npm puts an overridden binding),
+// then the ordinary lookup from this file. "chromadb/package.json" is not exported, so the
+// package's main entry is the anchor.
+function resolvers() {
+  const list = [];
+  try {
+    list.push({ from: "chromadb", req: createRequire(require.resolve("chromadb")) });
+  } catch (error) {
+    process.stderr.write(`chroma-launcher: chromadb not found (${String(error.message).split("\n")[0]}); trying the binding directly\n`);
+  }
+  list.push({ from: __dirname, req: require });
+  return list;
+}
+
+function loadBinding(name) {
+  const failures = [];
+  for (const { from, req } of resolvers()) {
+    try {
+      return req(name);
+    } catch (error) {
+      failures.push(`from ${from}: ${String(error.message).split("\n")[0]}`);
+    }
+  }
+  return fail(EXIT_BINDING_NOT_LOADABLE, `cannot load ${name}; reinstall with npm ci (${failures.join("; ")})`);
+}
+
+// With WATCH_STDIN_ENV=1 the parent holds our stdin pipe; when the parent dies (even by SIGKILL) the
+// pipe reaches EOF and we stop, so no orphaned server keeps the data directory (Chroma has no lock).
+// A worker does the reading (and writes synchronously) because the main thread is blocked inside
+// the native server.
+const WATCH_STDIN_ENV = "DSH_DREAM_CHROMA_WATCH_STDIN";
+const STDIN_WATCHER = `
+const fs = require("node:fs");
+const buf = Buffer.alloc(256);
+const nap = new Int32Array(new SharedArrayBuffer(4));
+for (;;) {
+  let n;
+  try { n = fs.readSync(0, buf, 0, buf.length, null); }
+  catch (error) { if (error.code === "EAGAIN") { Atomics.wait(nap, 0, 0, 100); continue; } n = 0; }
+  if (n === 0) break;
+}
+// stderr usually died with the parent (EPIPE): the notice is best effort, the stop is not.
+try { fs.writeSync(2, "chroma-launcher: parent went away (stdin closed); stopping\\n"); } catch {}
+process.kill(process.pid, "SIGINT");
+`;
+
+function watchStdin() {
+  const worker = new Worker(STDIN_WATCHER, { eval: true });
+  worker.unref();
+  worker.on("error", (error) => process.stderr.write(`chroma-launcher: stdin watcher failed: ${error.message}\n`));
+}
+
+function main(argv) {
+  if (argv.length === 0) fail(EXIT_USAGE, "usage: node chroma-launcher.cjs run --path DIR --host 127.0.0.1 --port N");
+  const key = `${process.platform}-${process.arch}`;
+  const name = BINDINGS[key];
+  if (!name) fail(EXIT_NO_BINDING_FOR_PLATFORM, `no Chroma server binding exists for ${key}; use an external Chroma URL`);
+  const binding = loadBinding(name);
+  if (typeof binding.cli !== "function") fail(EXIT_BINDING_NOT_LOADABLE, `${name} does not export cli()`);
+  // The server blocks inside native code; SIGINT is the graceful stop and should read as success.
+  process.on("SIGINT", () => process.exit(0));
+  if (process.env[WATCH_STDIN_ENV] === "1") watchStdin();
+  binding.cli(["chroma", ...argv]);
+}
+
+main(process.argv.slice(2));

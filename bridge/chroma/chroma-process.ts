@@ -1,0 +1,317 @@
+// Embedded Chroma: runs the Chroma server as a child process on loopback, waits for its heartbeat,
+// restarts it with bounded backoff when it dies, and stops it leaving no process or timer behind.
+import { spawn, type ChildProcess } from "node:child_process";
+import { EventEmitter } from "node:events";
+import { existsSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+import { DreamError } from "../protocol/errors";
+
+export interface RestartPolicy {
+  initialDelayMs: number;
+  maxDelayMs: number;
+  /** A server that ran this long before dying restarts after initialDelayMs again. */
+  stableMs: number;
+}
+
+export interface EmbeddedChromaOptions {
+  dataDir: string;
+  /** Defaults to chroma-launcher.cjs next to the running bundle (or this source file). */
+  launcherPath?: string;
+  /** Fixed port; by default a free one is chosen. */
+  port?: number;
+  startTimeoutMs?: number;
+  stopTimeoutMs?: number;
+  /** false disables automatic restarts. */
+  restart?: Partial<RestartPolicy> | false;
+}
+
+export interface ChromaExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  logTail: string[];
+}
+
+export type EmbeddedChromaEvents = {
+  /** The server died while nobody asked it to stop. */
+  exit: [exit: ChromaExit];
+  restarted: [info: { pid: number; attempt: number }];
+  "restart-failed": [error: DreamError, nextDelayMs: number];
+};
+
+const DEFAULT_RESTART: RestartPolicy = { initialDelayMs: 500, maxDelayMs: 10_000, stableMs: 60_000 };
+const POLL_INTERVAL_MS = 50;
+const PROBE_TIMEOUT_MS = 1_000;
+const AUTO_PORT_ATTEMPTS = 3;
+// Tells the launcher to exit when our end of its stdin closes, i.e. when this process dies.
+const WATCH_STDIN_ENV = "DSH_DREAM_CHROMA_WATCH_STDIN";
+const LOOPBACK = "127.0.0.1";
+const LOG_LINES = 50;
+
+/** Finds the launcher: dist/ in the bundle, bridge/chroma/ when jest runs the TypeScript source. */
+export function defaultLauncherPath(): string {
+  const candidates = [path.join(__dirname, "chroma-launcher.cjs"), path.join(__dirname, "..", "bridge", "chroma", "chroma-launcher.cjs")];
+  return candidates.find((candidate) => existsSync(candidate)) ?? candidates[0];
+}
+
+interface Run {
+  child: ChildProcess;
+  exited: Promise<ChromaExit>;
+  exit?: ChromaExit;
+}
+
+export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
+  private run?: Run;
+  private ready = false;
+  private port = 0;
+  private stopping = false;
+  private stopped?: Promise<void>;
+  private restartTimer?: NodeJS.Timeout;
+  private restartDelayMs: number;
+  private restartAttempt = 0;
+  private startedAtMs = 0;
+  private readonly output = new OutputTail(LOG_LINES);
+  private readonly launcherPath: string;
+  private readonly policy: RestartPolicy | false;
+
+  private constructor(private readonly options: EmbeddedChromaOptions) {
+    super();
+    this.launcherPath = options.launcherPath ?? defaultLauncherPath();
+    this.policy = options.restart === false ? false : { ...DEFAULT_RESTART, ...options.restart };
+    this.restartDelayMs = this.policy ? this.policy.initialDelayMs : 0;
+  }
+
+  /** Starts the server and resolves once its heartbeat answers; throws CHROMA_UNAVAILABLE otherwise. */
+  static async start(options: EmbeddedChromaOptions): Promise<EmbeddedChroma> {
+    const chroma = new EmbeddedChroma(options);
+    if (!existsSync(chroma.launcherPath)) {
+      throw new DreamError("CHROMA_UNAVAILABLE", `Chroma launcher not found at ${chroma.launcherPath}`);
+    }
+    try {
+      await chroma.launchFirst();
+    } catch (error) {
+      await chroma.stop();
+      throw error;
+    }
+    return chroma;
+  }
+
+  get url(): string {
+    return `http://${LOOPBACK}:${this.port}`;
+  }
+
+  /** The server's pid, or undefined while it is down (starting, restarting or stopped). */
+  get pid(): number | undefined {
+    return this.ready ? this.run?.child.pid : undefined;
+  }
+
+  /** The last lines the server printed (ANSI stripped), for diagnostics. */
+  logTail(): string[] {
+    return this.output.lines();
+  }
+
+  healthy(): Promise<boolean> {
+    return this.ready ? probeHeartbeat(this.port, PROBE_TIMEOUT_MS) : Promise.resolve(false);
+  }
+
+  /** SIGTERM, then SIGKILL after stopTimeoutMs; cancels any pending restart. Safe to call twice. */
+  stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    this.stopped ??= this.terminate();
+    return this.stopped;
+  }
+
+  private async launchFirst(): Promise<void> {
+    if (this.options.port !== undefined) {
+      await claimPort(this.options.port);
+      return this.launch(this.options.port);
+    }
+    // Another process may take the free port between our probe and Chroma's bind; pick a new one.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.launch(await claimPort(0));
+      } catch (error) {
+        const portTaken = this.output.lines().some((line) => line.includes("is not available"));
+        if (!portTaken || attempt >= AUTO_PORT_ATTEMPTS || this.stopping) throw error;
+      }
+    }
+  }
+
+  private async launch(port: number): Promise<void> {
+    if (this.stopping) throw new DreamError("CHROMA_UNAVAILABLE", "Chroma start was cancelled by stop()");
+    this.port = port;
+    this.startedAtMs = Date.now();
+    const args = [this.launcherPath, "run", "--path", this.options.dataDir, "--host", LOOPBACK, "--port", String(port)];
+    // A panic with backtraces on (jest sets RUST_BACKTRACE=1) prints ~60 frames and pushes its
+    // message out of the tail, so they are always off.
+    const env = { ...process.env, [WATCH_STDIN_ENV]: "1", RUST_BACKTRACE: "0" };
+    const child = spawn(process.execPath, args, { shell: false, windowsHide: true, stdio: ["pipe", "pipe", "pipe"], env });
+    let settle!: (exit: ChromaExit) => void;
+    const run: Run = { child, exited: new Promise<ChromaExit>((resolve) => (settle = resolve)) };
+    const finish = (code: number | null, signal: NodeJS.Signals | null): void => {
+      if (run.exit) return;
+      run.exit = { code, signal, logTail: this.output.lines() };
+      child.stdin?.destroy();
+      settle(run.exit);
+    };
+    // "close" rather than "exit": it waits for the pipes, so the last words are in the tail.
+    child.once("close", finish);
+    child.on("error", (error) => {
+      this.output.note(`chroma process error: ${error.message}`);
+      if (child.pid === undefined) finish(null, null);
+    });
+    this.run = run;
+    this.output.attach(child);
+    void run.exited.then(() => this.onRunEnded(run));
+    await this.waitUntilReady(run);
+    this.ready = true;
+  }
+
+  private async waitUntilReady(run: Run): Promise<void> {
+    const timeoutMs = this.options.startTimeoutMs ?? 15_000;
+    const deadline = Date.now() + timeoutMs;
+    while (!run.exit && !this.stopping && Date.now() < deadline) {
+      const probeMs = Math.max(1, Math.min(PROBE_TIMEOUT_MS, deadline - Date.now()));
+      // A server that lost the port prints "Address ... is not available" and exits 0, so a
+      // heartbeat only counts while our own child is still alive.
+      if ((await probeHeartbeat(this.port, probeMs)) && run.child.exitCode === null && run.child.signalCode === null) return;
+      await pause(POLL_INTERVAL_MS, run.exited);
+    }
+    if (this.stopping) throw new DreamError("CHROMA_UNAVAILABLE", "Chroma start was cancelled by stop()");
+    if (run.exit) {
+      const how = run.exit.signal ? `signal ${run.exit.signal}` : `code ${run.exit.code}`;
+      throw new DreamError("CHROMA_UNAVAILABLE", `Chroma server exited during start (${how}) on ${this.url}: ${this.output.summary()}`);
+    }
+    await this.terminate();
+    throw new DreamError("CHROMA_UNAVAILABLE", `Chroma server did not answer its heartbeat within ${timeoutMs} ms: ${this.output.summary()}`);
+  }
+
+  private onRunEnded(run: Run): void {
+    if (this.run !== run) return;
+    const wasReady = this.ready;
+    this.run = undefined;
+    this.ready = false;
+    if (!wasReady || this.stopping || !run.exit) return; // failures during start are thrown by waitUntilReady
+    this.emit("exit", run.exit);
+    if (this.policy) this.scheduleRestart(this.policy);
+  }
+
+  private scheduleRestart(policy: RestartPolicy): void {
+    if (Date.now() - this.startedAtMs >= policy.stableMs) this.restartDelayMs = policy.initialDelayMs;
+    const delayMs = this.restartDelayMs;
+    this.restartDelayMs = Math.min(delayMs * 2, policy.maxDelayMs);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      void this.restart(policy);
+    }, delayMs);
+  }
+
+  private async restart(policy: RestartPolicy): Promise<void> {
+    this.restartAttempt += 1;
+    try {
+      // Same port, so clients holding our url keep working once it is back.
+      await claimPort(this.port);
+      await this.launch(this.port);
+      this.emit("restarted", { pid: this.pid ?? -1, attempt: this.restartAttempt });
+    } catch (error) {
+      if (this.stopping) return;
+      const reason = error instanceof DreamError ? error : new DreamError("CHROMA_UNAVAILABLE", `Chroma restart failed: ${String(error)}`);
+      this.emit("restart-failed", reason, this.restartDelayMs);
+      this.scheduleRestart(policy);
+    }
+  }
+
+  private async terminate(): Promise<void> {
+    const run = this.run;
+    if (run && !run.exit) {
+      const killTimer = setTimeout(() => run.child.kill("SIGKILL"), this.options.stopTimeoutMs ?? 5_000);
+      run.child.kill("SIGTERM");
+      await run.exited;
+      clearTimeout(killTimer);
+    }
+    this.ready = false;
+    // libuv releases the process and pipe handles one loop turn later; wait for it so that a
+    // caller who awaited stop() sees nothing held.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
+/** Keeps the last lines of the server's stdout and stderr, without ANSI colour codes. */
+class OutputTail {
+  private readonly kept: string[] = [];
+
+  constructor(private readonly maxLines: number) {}
+
+  attach(child: ChildProcess): void {
+    for (const stream of [child.stdout, child.stderr]) {
+      if (!stream) continue;
+      let partial = "";
+      stream.setEncoding("utf8");
+      stream.on("data", (chunk: string) => {
+        const parts = (partial + chunk).split(/\r?\n/);
+        partial = parts.pop() ?? "";
+        parts.forEach((line) => this.note(line));
+      });
+      stream.on("end", () => this.note(partial));
+    }
+  }
+
+  note(line: string): void {
+    const clean = line.replace(/\x1b\[[0-9;?]*[ -\/]*[@-~]/g, "").trimEnd();
+    if (clean.trim() === "") return;
+    this.kept.push(clean);
+    if (this.kept.length > this.maxLines) this.kept.shift();
+  }
+
+  lines(): string[] {
+    return [...this.kept];
+  }
+
+  /** The few lines that explain a failure (a panic, an address in use), else the last ones. */
+  summary(): string {
+    const telling = this.kept.filter((line) => /panicked|error|not available|cannot/i.test(line));
+    return (telling.length > 0 ? telling : this.kept).slice(-3).join(" | ") || "it printed nothing";
+  }
+}
+
+/** Binds and releases a loopback port: 0 finds a free one, any other number checks it is free. */
+function claimPort(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      const detail = error.code === "EADDRINUSE" ? "is already in use" : `cannot be bound (${error.code ?? error.message})`;
+      reject(new DreamError("CHROMA_UNAVAILABLE", `port ${port} on ${LOOPBACK} ${detail}; choose another Chroma port`, { cause: error }));
+    });
+    server.listen(port, LOOPBACK, () => {
+      const bound = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(bound));
+    });
+  });
+}
+
+/** One GET /api/v2/heartbeat without keep-alive, so no socket outlives the probe. */
+function probeHeartbeat(port: number, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const request = http.get({ host: LOOPBACK, port, path: "/api/v2/heartbeat", agent: false, timeout: timeoutMs }, (response) => {
+      response.resume();
+      resolve(response.statusCode === 200);
+    });
+    request.on("timeout", () => request.destroy());
+    // Refused or reset means "not up (yet)": a normal answer while polling, not an error to report.
+    request.on("error", () => resolve(false));
+  });
+}
+
+/** Waits ms, or less if interrupt settles first; leaves no timer behind either way. */
+function pause(ms: number, interrupt: Promise<unknown>): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void interrupt.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
