@@ -3,10 +3,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { existsSync } from "node:fs";
-import http from "node:http";
-import net from "node:net";
 import path from "node:path";
 import { DreamError } from "../protocol/errors";
+import { claimPort, LOOPBACK, OutputTail, pause, probeHeartbeat } from "./chroma-process-io";
 
 export interface RestartPolicy {
   initialDelayMs: number;
@@ -46,7 +45,6 @@ const PROBE_TIMEOUT_MS = 1_000;
 const AUTO_PORT_ATTEMPTS = 3;
 // Tells the launcher to exit when our end of its stdin closes, i.e. when this process dies.
 const WATCH_STDIN_ENV = "DSH_DREAM_CHROMA_WATCH_STDIN";
-const LOOPBACK = "127.0.0.1";
 const LOG_LINES = 50;
 
 /** Finds the launcher: dist/ in the bundle, bridge/chroma/ when jest runs the TypeScript source. */
@@ -237,81 +235,4 @@ export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
     // caller who awaited stop() sees nothing held.
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
-}
-
-/** Keeps the last lines of the server's stdout and stderr, without ANSI colour codes. */
-class OutputTail {
-  private readonly kept: string[] = [];
-
-  constructor(private readonly maxLines: number) {}
-
-  attach(child: ChildProcess): void {
-    for (const stream of [child.stdout, child.stderr]) {
-      if (!stream) continue;
-      let partial = "";
-      stream.setEncoding("utf8");
-      stream.on("data", (chunk: string) => {
-        const parts = (partial + chunk).split(/\r?\n/);
-        partial = parts.pop() ?? "";
-        parts.forEach((line) => this.note(line));
-      });
-      stream.on("end", () => this.note(partial));
-    }
-  }
-
-  note(line: string): void {
-    const clean = line.replace(/\x1b\[[0-9;?]*[ -\/]*[@-~]/g, "").trimEnd();
-    if (clean.trim() === "") return;
-    this.kept.push(clean);
-    if (this.kept.length > this.maxLines) this.kept.shift();
-  }
-
-  lines(): string[] {
-    return [...this.kept];
-  }
-
-  /** The few lines that explain a failure (a panic, an address in use), else the last ones. */
-  summary(): string {
-    const telling = this.kept.filter((line) => /panicked|error|not available|cannot/i.test(line));
-    return (telling.length > 0 ? telling : this.kept).slice(-3).join(" | ") || "it printed nothing";
-  }
-}
-
-/** Binds and releases a loopback port: 0 finds a free one, any other number checks it is free. */
-function claimPort(port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", (error: NodeJS.ErrnoException) => {
-      const detail = error.code === "EADDRINUSE" ? "is already in use" : `cannot be bound (${error.code ?? error.message})`;
-      reject(new DreamError("CHROMA_UNAVAILABLE", `port ${port} on ${LOOPBACK} ${detail}; choose another Chroma port`, { cause: error }));
-    });
-    server.listen(port, LOOPBACK, () => {
-      const bound = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(bound));
-    });
-  });
-}
-
-/** One GET /api/v2/heartbeat without keep-alive, so no socket outlives the probe. */
-function probeHeartbeat(port: number, timeoutMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const request = http.get({ host: LOOPBACK, port, path: "/api/v2/heartbeat", agent: false, timeout: timeoutMs }, (response) => {
-      response.resume();
-      resolve(response.statusCode === 200);
-    });
-    request.on("timeout", () => request.destroy());
-    // Refused or reset means "not up (yet)": a normal answer while polling, not an error to report.
-    request.on("error", () => resolve(false));
-  });
-}
-
-/** Waits ms, or less if interrupt settles first; leaves no timer behind either way. */
-function pause(ms: number, interrupt: Promise<unknown>): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    void interrupt.then(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }

@@ -3,14 +3,8 @@
 import { once } from "node:events";
 import http from "node:http";
 import net from "node:net";
-import {
-  ChromaCollections,
-  collectionName,
-  metadataFor,
-  recordFromChroma,
-  type ChromaRow,
-  type VectorBinding,
-} from "../../bridge/chroma/chroma-collections";
+import { ChromaCollections, type ChromaRow } from "../../bridge/chroma/chroma-collections";
+import { collectionName, metadataFor, recordFromChroma, type VectorBinding } from "../../bridge/chroma/chroma-records";
 import { EmbeddedChroma } from "../../bridge/chroma/chroma-process";
 import { hashContent, type MemoryRecord } from "../../bridge/store/records";
 import { tempDir } from "../store/helpers";
