@@ -1,12 +1,15 @@
-// `npm run bench:search -- --records N [--queries Q] [--json]`: builds a store of N synthetic mixed
+// `npm run bench:search -- --records N [--queries Q] [--reopen] [--json]`: builds a store of N synthetic mixed
 // zh/en memories with 512-d vectors through the real import path, then times lexical, dense
 // (search_vector) and hybrid searches (top_k 10; query embedding excluded: vectors are given).
+// --reopen also times a checkpoint and re-opening the store (bench/store-open.ts).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { MemoryStore } from "../bridge/store/memory-store";
+import type { SearchRequest } from "../bridge/store/search";
 import { parseSearchRequest } from "../bridge/store/search-request";
 import { machineInfo, percentile } from "./stats";
+import { type CheckpointFigures, printOpenFigures, timeCheckpoint, timeOpen } from "./store-open";
 import { SyntheticCorpus, type SyntheticQuery } from "./synthetic-corpus";
 
 const IMPORT_BATCH = 2000;
@@ -26,11 +29,27 @@ function time(fn: () => void, samples: number[]): void {
 }
 
 function main(argv: string[]): void {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-search-"));
+  try {
+    // In its own function so the first store is garbage before the re-open is timed.
+    const { result, written, request } = measureSearch(argv, dataDir);
+    if (written) {
+      const opened = timeOpen(dataDir, request);
+      printOpenFigures(written, opened);
+      Object.assign(result, { checkpoint: written, open: opened });
+    }
+    if (argv.includes("--json")) console.log(JSON.stringify(result));
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function measureSearch(argv: string[], dataDir: string): { result: Record<string, unknown>; written?: CheckpointFigures; request: SearchRequest } {
   const records = argValue(argv, "records", 10_000);
   const queryCount = argValue(argv, "queries", 200);
   const corpus = new SyntheticCorpus();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-search-"));
-  const store = MemoryStore.open({ dataDir });
+  // No checkpoint on close: --reopen times one explicitly, and without it none is wanted.
+  const store = MemoryStore.open({ dataDir, checkpointOnCloseBytes: Infinity });
   const queries: SyntheticQuery[] = [];
   const embedding = (vector: number[]) => ({ provider: "bench", model: "synthetic-512", vector });
   try {
@@ -75,10 +94,10 @@ function main(argv: string[]): void {
       console.log(`${mode.padEnd(8)} p50 ${result[mode].p50_ms.toFixed(2)} ms  p95 ${result[mode].p95_ms.toFixed(2)} ms`);
     }
     console.log(`ingest ${result.ingest_records_per_s} records/s · RSS ${result.rss_mib} MiB · ${records} records × ${corpus.dim} dims`);
-    if (argv.includes("--json")) console.log(JSON.stringify(result));
+    const request = parseSearchRequest({ query: queries[0].text, top_k: 10, query_embedding: embedding(queries[0].vector) });
+    return { result, written: argv.includes("--reopen") ? timeCheckpoint(store) : undefined, request };
   } finally {
     store.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -4,6 +4,12 @@ import { stemEnglish } from "./stem-en";
 import { ENGLISH_STOPWORDS } from "./stopwords-en";
 import { tokenize } from "./tokenize";
 
+/**
+ * Names what documentTerms produces. Bump it whenever tokenize, stemming or documentTerms change what a text
+ * is indexed under: persisted BM25 snapshots (the store checkpoint) are keyed on it and discarded on mismatch.
+ */
+export const ANALYZER_VERSION = "zh-bigram+en-porter/1";
+
 // Word frequencies are Zipfian, so a small memo of stems saves most of the stemming work on import and
 // journal replay (about 10x measured on LoCoMo). Cleared when full, so memory stays bounded.
 const STEM_CACHE_LIMIT = 65_536;

@@ -184,6 +184,10 @@ export class Bm25Index {
   private static fromImage(image: Bm25Image): Bm25Index {
     const index = new Bm25Index({ k1: image.k1, b: image.b });
     image.terms.forEach((term, id) => index.termIds.set(term, id));
+    if (index.termIds.size !== image.terms.length) {
+      const duplicate = image.terms.find((term, id) => index.termIds.get(term) !== id);
+      throw new Error(`Bm25Index.deserialize: corrupt snapshot: duplicate term ${JSON.stringify(duplicate)}`);
+    }
     index.growTerms(image.terms.length);
     index.growDocs(image.docLengths.length);
     for (let doc = 0; doc < image.docLengths.length; doc++) {

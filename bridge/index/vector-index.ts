@@ -11,6 +11,9 @@ const MIN_CAPACITY = 64;
 const NORM_SLACK = 1e-6;
 // Absolute slack for f64 rounding in the approximate and exact dots (at most dim * 2^-53 ≈ 5e-13 here).
 const ROUND_SLACK = 1e-7;
+// Rounding a unit vector's components to f32 moves its norm by at most 2^-24 ≈ 6e-8: a bulk-loaded row further
+// from unit length did not come from set(), and the bound's NORM_SLACK would no longer cover it.
+const UNIT_TOLERANCE = 1e-7;
 
 export type VectorInput = Float32Array | number[];
 
@@ -51,6 +54,42 @@ export class VectorIndex {
 
   has(doc: number): boolean {
     return Number.isInteger(doc) && doc >= 0 && doc < this.end && this.live[doc] === 1;
+  }
+
+  /**
+   * Rebuilds an index from what exportRows gave: the f32 unit rows are taken verbatim, because normalising
+   * them again could move a last bit and change a score; their int8 codes are recomputed. `docs` must be
+   * strictly increasing and every row of unit length.
+   */
+  static fromRows(dim: number, docs: Int32Array, rows: Float32Array): VectorIndex {
+    const index = new VectorIndex(dim);
+    if (rows.length !== docs.length * dim) throw new Error(`fromRows: ${rows.length} values do not make ${docs.length} rows of ${dim}`);
+    if (docs.length === 0) return index;
+    index.reserve(docs[docs.length - 1] + 1);
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i];
+      if (!(doc >= 0 && (i === 0 || doc > docs[i - 1]))) throw new Error(`fromRows: docs must be non-negative and strictly increasing (docs[${i}] = ${doc})`);
+      index.vectors.set(rows.subarray(i * dim, (i + 1) * dim), doc * dim);
+      const norm = Math.sqrt(index.codes.encode(doc, index.vectors, doc * dim));
+      if (!(Math.abs(norm - 1) <= UNIT_TOLERANCE)) throw new Error(`fromRows: row ${i} (doc ${doc}) has norm ${norm}, not a stored unit vector`);
+      index.live[doc] = 1;
+    }
+    index.count = docs.length;
+    index.end = docs[docs.length - 1] + 1;
+    return index;
+  }
+
+  /** Live docs in increasing order and a copy of their stored unit rows, for fromRows. */
+  exportRows(): { docs: Int32Array; rows: Float32Array } {
+    const dim = this.dimension;
+    const docs = new Int32Array(this.count);
+    const rows = new Float32Array(this.count * dim);
+    for (let doc = 0, i = 0; doc < this.end; doc++) {
+      if (this.live[doc] !== 1) continue;
+      rows.set(this.vectors.subarray(doc * dim, (doc + 1) * dim), i * dim);
+      docs[i++] = doc;
+    }
+    return { docs, rows };
   }
 
   /** Stores the unit vector of `vector` under `doc`, replacing any earlier vector for it. */

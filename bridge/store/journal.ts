@@ -124,7 +124,9 @@ function replay(filePath: string, apply: (entry: JournalEntry) => void, fromOffs
         apply(entry);
         entries++;
       }
-      goodEnd = offset + line.length + 1;
+      // The header stands in for every skipped line before `start`: they are intact, so the torn-tail cut below
+      // must never reach them (without this, a replay with nothing after `start` truncated the journal to its header).
+      goodEnd = lineNo === 1 ? Math.max(start, offset + line.length + 1) : offset + line.length + 1;
     }
   } finally {
     fs.closeSync(fd);
@@ -210,7 +212,7 @@ function syncFile(filePath: string): void {
 }
 
 /** Makes a new file's directory entry durable; Windows cannot open directories, and NTFS does not need it. */
-function syncDirectory(dir: string): void {
+export function syncDirectory(dir: string): void {
   if (process.platform === "win32") return;
   const fd = fs.openSync(dir, "r");
   try {

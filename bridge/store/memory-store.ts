@@ -8,9 +8,11 @@ import { Bm25Index } from "../index/bm25";
 import { TurnAdjacency } from "../index/turn-adjacency";
 import { DreamError } from "../protocol/errors";
 import { AuditLog } from "./audit-log";
+import { type CheckpointWritten, loadCheckpoint, type RestoredState, writeCheckpoint } from "./checkpoint";
 import { Journal, type JournalEntry, type ReplayReport } from "./journal";
 import { DirectoryLock } from "./lock";
 import { decodeEntry, encodeAdd } from "./journal-entries";
+import { toImportFormat } from "./export-records";
 import { type EmbeddingInput, type MemoryRecord, type RecordDefaults, validateRecordInput } from "./records";
 import { ScopeMasks } from "./scope-masks";
 import { runSearch, type SearchRequest, type SearchResponse, type SearchView } from "./search";
@@ -22,6 +24,18 @@ export interface StoreOptions {
   nowMs?: () => number;
   newId?: () => string;
   bm25?: { k1?: number; b?: number };
+  /** close() writes a checkpoint when the journal grew by more than this since the last one (default 4 MiB). */
+  checkpointOnCloseBytes?: number;
+}
+
+// About 0.1 s of replay with 512-d vectors: below this a checkpoint on close costs more than it saves.
+const CHECKPOINT_ON_CLOSE_BYTES = 4 * 1024 * 1024;
+
+/** How the last open went: whether a checkpoint was restored (and if not, why), and how long it took. */
+interface OpenReport {
+  checkpointOffset: number;
+  checkpointReason?: string;
+  openMs: number;
 }
 
 export type AddStatus = "added" | "unchanged";
@@ -36,27 +50,44 @@ export class MemoryStore implements SearchView {
   private readonly records: Array<MemoryRecord | undefined> = [];
   private readonly docById = new Map<string, number>();
   private readonly slotCache = new Map<number, StateSlot[]>();
+  private readonly commitListeners: Array<() => void> = [];
+  private receiptNotes: (() => Record<string, unknown>) | undefined;
   private readonly turns = new TurnAdjacency();
   readonly bm25: Bm25Index;
-  readonly vectors = new VectorSpaces();
+  readonly vectors: VectorSpaces;
   readonly scopes = new ScopeMasks();
   private live = 0;
+  /** Journal entries the state includes (header excluded), whether replayed, restored or written here. */
+  private entries = 0;
   private journal!: Journal;
   private replayReport!: ReplayReport;
+  private openReport!: OpenReport;
+  /** Journal offset of the newest checkpoint known to match this state's history (0: none). */
+  private checkpointOffset = 0;
   private readonly defaults: RecordDefaults;
+  private readonly checkpointOnCloseBytes: number;
 
   private constructor(
     readonly dataDir: string,
     private readonly lock: DirectoryLock,
     private readonly audit: AuditLog,
     options: StoreOptions,
+    restored: RestoredState | undefined,
   ) {
-    this.bm25 = new Bm25Index(options.bm25);
+    this.bm25 = restored?.bm25 ?? new Bm25Index(options.bm25);
+    this.vectors = restored?.vectors ?? new VectorSpaces();
     const nowMs = options.nowMs ?? Date.now;
     this.defaults = { nowMs, newId: options.newId ?? (() => `mem_${randomUUID()}`) };
+    this.checkpointOnCloseBytes = options.checkpointOnCloseBytes ?? CHECKPOINT_ON_CLOSE_BYTES;
+    if (restored) this.adopt(restored);
   }
 
+  /**
+   * Opens the data directory: restores the checkpoint when it matches the journal and replays only the
+   * journal after it; otherwise replays the whole journal (status says why the checkpoint was not used).
+   */
   static open(options: StoreOptions): MemoryStore {
+    const started = performance.now();
     const dataDir = path.resolve(options.dataDir);
     try {
       fs.mkdirSync(dataDir, { recursive: true });
@@ -65,10 +96,15 @@ export class MemoryStore implements SearchView {
     }
     const lock = DirectoryLock.acquire(path.join(dataDir, "store.lock"));
     try {
-      const store = new MemoryStore(dataDir, lock, new AuditLog(path.join(dataDir, "audit.jsonl")), options);
-      const { journal, report } = Journal.open(path.join(dataDir, "journal.jsonl"), (entry) => store.apply(entry));
+      const journalPath = path.join(dataDir, "journal.jsonl");
+      const { k1, b } = new Bm25Index(options.bm25);
+      const load = loadCheckpoint(path.join(dataDir, "checkpoint"), journalPath, { k1, b });
+      const store = new MemoryStore(dataDir, lock, new AuditLog(path.join(dataDir, "audit.jsonl")), options, load.state);
+      const { journal, report } = Journal.open(journalPath, (entry) => store.apply(entry), { fromOffset: load.state?.offset });
       store.journal = journal;
       store.replayReport = report;
+      store.checkpointOffset = load.state?.offset ?? 0;
+      store.openReport = { checkpointOffset: store.checkpointOffset, checkpointReason: load.reason, openMs: performance.now() - started };
       return store;
     } catch (error) {
       lock.release();
@@ -91,6 +127,30 @@ export class MemoryStore implements SearchView {
 
   get nowMs(): () => number {
     return this.defaults.nowMs;
+  }
+
+  /** Journal bytes written since the newest checkpoint: what the next open would replay. */
+  get journalBytesSinceCheckpoint(): number {
+    return this.journal.endOffset - this.checkpointOffset;
+  }
+
+  /**
+   * Writes a checkpoint of the current state into `<dataDir>/checkpoint/` (see checkpoint.ts), unless the
+   * newest one already covers the whole journal. The bridge calls it on shutdown and every so many bytes.
+   */
+  checkpoint(): CheckpointWritten | { offset: number; entries: number; unchanged: true } {
+    const offset = this.journal.endOffset;
+    if (offset === this.checkpointOffset) return { offset, entries: this.entries, unchanged: true };
+    const written = writeCheckpoint(path.join(this.dataDir, "checkpoint"), {
+      records: this.records,
+      live: this.live,
+      bm25: this.bm25,
+      vectors: this.vectors,
+      journal: { path: this.journal.filePath, offset, entries: this.entries },
+      createdMs: this.defaults.nowMs(),
+    });
+    this.checkpointOffset = offset;
+    return written;
   }
 
   /** Validates and durably stores one record; re-adding an identical record is a no-op. */
@@ -155,6 +215,7 @@ export class MemoryStore implements SearchView {
 
   search(request: SearchRequest): SearchResponse {
     const response = runSearch(this, request);
+    if (this.receiptNotes) Object.assign(response.receipt, this.receiptNotes());
     this.audit.write(response.receipt);
     return response;
   }
@@ -169,6 +230,38 @@ export class MemoryStore implements SearchView {
       const record = this.records[doc]!;
       return { id: record.id, score, quarantined: record.quarantine !== undefined };
     });
+  }
+
+  /** Called after every acknowledged write (the Chroma replica follows the journal from here). */
+  onCommit(listener: () => void): void {
+    this.commitListeners.push(listener);
+  }
+
+  /** Extra, non-durable facts merged into every receipt (e.g. the state of the Chroma replica). */
+  setReceiptNotes(notes: () => Record<string, unknown>): void {
+    this.receiptNotes = notes;
+  }
+
+  /** The record as it is now with its vector, if any (a record has at most one vector per space). */
+  currentWithVector(id: string): { record: MemoryRecord; embedding?: EmbeddingInput } | undefined {
+    const doc = this.docById.get(id);
+    const record = doc === undefined ? undefined : this.records[doc];
+    if (doc === undefined || !record) return undefined;
+    const [binding] = this.vectors.bindingsOf(doc);
+    const vector = binding && this.vectors.find(binding)?.index.vectorOf(doc);
+    return vector ? { record, embedding: { provider: binding.provider, model: binding.model, vector } } : { record };
+  }
+
+  /** One page of live memories in write order, in the import format; `next` is where the next page starts. */
+  exportPage(after: number, limit: number, withVectors: boolean): { records: Array<Record<string, unknown>>; next: number | null } {
+    const records: Array<Record<string, unknown>> = [];
+    let doc = after;
+    for (; doc < this.records.length && records.length < limit; doc++) {
+      const record = this.records[doc];
+      if (!record) continue;
+      records.push(toImportFormat(record, withVectors ? this.currentWithVector(record.id)?.embedding : undefined));
+    }
+    return { records, next: doc < this.records.length ? doc : null };
   }
 
   record(doc: number): MemoryRecord | undefined {
@@ -197,19 +290,34 @@ export class MemoryStore implements SearchView {
       scopes: this.scopes.counts(),
       vectors: this.vectors.summary(),
       lexical: { docs: this.bm25.size },
-      journal: { entries_replayed: this.replayReport.entries, torn_tail_bytes: this.replayReport.tornTailBytes },
+      journal: { entries: this.entries, entries_replayed: this.replayReport.entries, torn_tail_bytes: this.replayReport.tornTailBytes },
+      checkpoint: {
+        used: this.openReport.checkpointReason === undefined,
+        ...(this.openReport.checkpointReason === undefined ? {} : { reason: this.openReport.checkpointReason }),
+        offset: this.openReport.checkpointOffset,
+        entries_replayed_after: this.replayReport.entries,
+        latest_offset: this.checkpointOffset,
+      },
+      open_ms: Math.round(this.openReport.openMs),
       data_dir: this.dataDir,
     };
   }
 
+  /** Checkpoints first when the journal grew past the threshold; the lock is released even if that fails. */
   close(): void {
-    this.journal?.close();
-    this.lock.release();
+    try {
+      if (this.journal && this.journalBytesSinceCheckpoint > this.checkpointOnCloseBytes) this.checkpoint();
+    } finally {
+      this.journal?.close();
+      this.lock.release();
+    }
   }
 
   private commit(entries: JournalEntry[]): void {
+    if (entries.length === 0) return;
     this.journal.append(entries);
     for (const entry of entries) this.apply(entry);
+    for (const listener of this.commitListeners) listener();
   }
 
   private require(id: string): MemoryRecord {
@@ -228,6 +336,7 @@ export class MemoryStore implements SearchView {
   /** Applies one journal entry to the in-memory state; shared by replay and live writes. */
   private apply(entry: JournalEntry): void {
     const change = decodeEntry(entry);
+    this.entries++;
     if (change.op === "add") return this.insert(change.record, change.embedding);
     const doc = this.docById.get(change.id);
     const record = doc === undefined ? undefined : this.records[doc];
@@ -246,6 +355,19 @@ export class MemoryStore implements SearchView {
     } else {
       delete record.quarantine;
     }
+  }
+
+  /** Takes over a restored checkpoint's records; turn adjacency and scopes are cheap to rebuild from them. */
+  private adopt(restored: RestoredState): void {
+    restored.records.forEach((record, doc) => {
+      this.records.push(record);
+      if (!record) return;
+      this.docById.set(record.id, doc);
+      if (record.session_id !== undefined && record.turn !== undefined) this.turns.add(doc, record.session_id, record.turn);
+      this.scopes.add(doc, record.scope);
+      this.live++;
+    });
+    this.entries = restored.entries;
   }
 
   private insert(record: MemoryRecord, embedding: EmbeddingInput | undefined): void {

@@ -66,6 +66,8 @@ export interface Receipt {
   conflicts: Array<{ id: string; superseded_by: string; kind: string; subject: string; value: string }>;
   withheld: Array<{ id: string; reason: string }>;
   timings_ms: { lexical: number; dense: number; total: number };
+  /** Set by the bridge: the state of the Chroma replica when the search ran. */
+  persistence?: Record<string, unknown>;
 }
 
 export interface ReceiptInput {

@@ -40,6 +40,24 @@ export class VectorSpaces {
     }
   }
 
+  /**
+   * Installs a space rebuilt from a checkpoint, after the ones already present: creation order is kept
+   * because status lists spaces in it. The index must hold exactly the docs of `contentHashByDoc`.
+   */
+  restore(binding: VectorBinding, index: VectorIndex, contentHashByDoc: Map<number, string>): void {
+    const key = spaceKey(binding);
+    if (this.spaces.has(key)) throw new Error(`vector space ${binding.provider}/${binding.model}/${binding.dim} is restored twice`);
+    if (index.dim !== binding.dim || index.size !== contentHashByDoc.size || [...contentHashByDoc.keys()].some((doc) => !index.has(doc))) {
+      throw new Error(`vector space ${binding.provider}/${binding.model}/${binding.dim}: index and content hashes disagree`);
+    }
+    this.spaces.set(key, { ...binding, key, index, contentHashByDoc });
+  }
+
+  /** Every space in creation order, empty ones included (a space outlives its last forgotten vector). */
+  list(): VectorSpace[] {
+    return [...this.spaces.values()];
+  }
+
   find(binding: VectorBinding): VectorSpace | undefined {
     return this.spaces.get(spaceKey(binding));
   }

@@ -264,6 +264,8 @@ describe("Bm25Index snapshots", () => {
     ["an unknown version", (bytes: Uint8Array) => (bytes[8] = 2), "unsupported snapshot version 2 (this build reads version 1)"],
     // Three terms: the first posting follows the 48-byte header, 3 term lengths and 4 offsets.
     ["a posting of a doc that is not live", (bytes: Uint8Array) => new DataView(bytes.buffer).setInt32(48 + 4 * 3 + 4 * 4, 9, true), "corrupt snapshot: posting 0 names doc 9, which is not live"],
+    // The term text ends the snapshot, one UTF-16 unit per term here: turn the last term "c" into "a".
+    ["a duplicate term", (bytes: Uint8Array) => (bytes[bytes.length - 2] = 0x61), 'corrupt snapshot: duplicate term "a"'],
   ])("refuses a snapshot with %s", (_, damage, message) => {
     const bytes = buildIndex([["a"], ["b", "a"], ["c"]]).serialize();
     damage(bytes);

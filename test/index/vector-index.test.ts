@@ -296,3 +296,57 @@ describe("VectorIndex input validation", () => {
     expect(() => index.set(1.5, [1, 1])).toThrow("doc must be a non-negative integer, got 1.5");
   });
 });
+
+describe("VectorIndex bulk load (exportRows → fromRows)", () => {
+  const dim = 33;
+  function churnedIndex(): VectorIndex {
+    const random = seededRandom(41);
+    const index = new VectorIndex(dim);
+    for (let doc = 0; doc < 260; doc++) index.set(doc, randomVector(random, dim));
+    for (let doc = 0; doc < 260; doc += 7) index.remove(doc);
+    index.remove(259);
+    return index;
+  }
+
+  it("rebuilds an index with identical results, scores and bookkeeping, which keeps accepting set and remove", () => {
+    const random = seededRandom(43);
+    const original = churnedIndex();
+    const { docs, rows } = original.exportRows();
+    const loaded = VectorIndex.fromRows(dim, docs, rows);
+    expect([loaded.size, loaded.has(0), loaded.has(1), loaded.has(259)]).toEqual([original.size, false, true, false]);
+    expect(loaded.vectorOf(1)).toEqual(original.vectorOf(1));
+    const accept = Uint8Array.from({ length: 260 }, (_, doc) => Number(doc % 3 !== 0));
+    const queries = Array.from({ length: 12 }, () => randomVector(random, dim));
+    const answers = (index: VectorIndex) => queries.flatMap((q) => [index.search(q, 10), index.search(q, 300), index.search(q, 5, accept)]);
+    // Scores must be equal, not close: the rows are taken verbatim, so the exact rescoring sees the same bits.
+    expect(answers(loaded)).toEqual(answers(original));
+    for (const index of [original, loaded]) {
+      index.set(259, queries[0]);
+      index.set(1000, queries[1]);
+      index.remove(1);
+    }
+    expect(answers(loaded)).toEqual(answers(original));
+    expect(loaded.exportRows()).toEqual(original.exportRows());
+  });
+
+  it("loads an empty export into an empty index", () => {
+    const { docs, rows } = new VectorIndex(4).exportRows();
+    expect([docs.length, rows.length]).toEqual([0, 0]);
+    expect(VectorIndex.fromRows(4, docs, rows).search([1, 0, 0, 0], 3)).toEqual([]);
+  });
+
+  it("refuses rows that set() could not have stored: not unit length, unordered docs, or the wrong count", () => {
+    const { docs, rows } = churnedIndex().exportRows();
+    const scaled = rows.slice();
+    scaled[dim * 5] *= 1.001;
+    expect(() => VectorIndex.fromRows(dim, docs, scaled)).toThrow(`fromRows: row 5 (doc ${docs[5]}) has norm`);
+    const nan = rows.slice();
+    nan[3] = Number.NaN;
+    expect(() => VectorIndex.fromRows(dim, docs, nan)).toThrow("fromRows: row 0 (doc 1) has norm NaN, not a stored unit vector");
+    const swapped = docs.slice();
+    [swapped[2], swapped[3]] = [swapped[3], swapped[2]];
+    expect(() => VectorIndex.fromRows(dim, swapped, rows)).toThrow("fromRows: docs must be non-negative and strictly increasing (docs[3]");
+    expect(() => VectorIndex.fromRows(dim, docs, rows.subarray(dim))).toThrow(`fromRows: ${rows.length - dim} values do not make ${docs.length} rows of ${dim}`);
+    expect(() => VectorIndex.fromRows(dim, Int32Array.of(-1), rows.subarray(0, dim))).toThrow("docs[0] = -1");
+  });
+});

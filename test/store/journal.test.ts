@@ -117,6 +117,35 @@ describe("Journal offsets", () => {
     journal.close();
   });
 
+  it("keeps every byte when a replay starts at the end of the journal", () => {
+    const file = tempFile();
+    const first = replayAll(file);
+    first.journal.append([{ op: "add", n: 1 }, { op: "add", n: 2 }]);
+    const end = first.journal.endOffset;
+    first.journal.close();
+    const seen: JournalEntry[] = [];
+    const { journal, report } = Journal.open(file, (e) => seen.push(e), { fromOffset: end });
+    journal.close();
+    expect(seen).toEqual([]);
+    expect(report).toEqual({ entries: 0, tornTailBytes: 0 });
+    expect(fs.statSync(file).size).toBe(end);
+    expect(replayAll(file).entries).toEqual([{ op: "add", n: 1 }, { op: "add", n: 2 }]);
+  });
+
+  it("cuts only a torn line right after the replay offset, never the lines before it", () => {
+    const file = tempFile();
+    const first = replayAll(file);
+    first.journal.append([{ op: "add", n: 1 }]);
+    const end = first.journal.endOffset;
+    first.journal.close();
+    fs.appendFileSync(file, '0badf00d {"op":"add","n"');
+    const { journal, report } = Journal.open(file, () => undefined, { fromOffset: end });
+    journal.close();
+    expect(report.tornTailBytes).toBe(24);
+    expect(fs.statSync(file).size).toBe(end);
+    expect(replayAll(file).entries).toEqual([{ op: "add", n: 1 }]);
+  });
+
   it("refuses a replay offset that is not a line boundary", () => {
     const file = tempFile();
     const first = replayAll(file);

@@ -1,0 +1,68 @@
+// File handling for checkpoints: parts written and fsync'd with their SHA-256 taken on the way, parts read
+// back only when size and hash match, and the fingerprint that ties a checkpoint to one journal prefix.
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { CheckpointRejected, type PartRef, sha256Hex } from "./checkpoint-format";
+
+const FINGERPRINT_WINDOW_BYTES = 64 * 1024;
+
+/** Writes a new file (never an existing one) from `chunks`, fsyncs it, and returns its size and hash. */
+export function writePart(dir: string, file: string, chunks: Iterable<Uint8Array>): PartRef {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  const fd = fs.openSync(path.join(dir, file), "wx");
+  try {
+    for (const chunk of chunks) {
+      for (let written = 0; written < chunk.length; ) written += fs.writeSync(fd, chunk, written);
+      hash.update(chunk);
+      bytes += chunk.length;
+    }
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return { file, bytes, sha256: hash.digest("hex") };
+}
+
+/** The part's bytes, if its size and SHA-256 are what the manifest recorded. */
+export function readPart(dir: string, part: PartRef, name: string): Buffer {
+  const file = path.join(dir, part.file);
+  if (!fs.existsSync(file)) throw new CheckpointRejected(`the ${name} part ${part.file} is missing`);
+  const bytes = fs.readFileSync(file);
+  if (bytes.length !== part.bytes) throw new CheckpointRejected(`the ${name} part is ${bytes.length} bytes; the manifest says ${part.bytes}`);
+  if (sha256Hex(bytes) !== part.sha256) throw new CheckpointRejected(`the ${name} part does not match its SHA-256 (damaged)`);
+  return bytes;
+}
+
+export interface JournalFingerprint {
+  /** Where the last line before the covered offset starts. */
+  lineOffset: number;
+  sha256: string;
+}
+
+/**
+ * Fingerprint of the journal line that ends at `offset` (newline included). Undefined when `offset` is past the
+ * end of the file or not the end of a line: then the journal is not the one the checkpoint was taken from.
+ */
+export function fingerprintJournal(journalPath: string, offset: number): JournalFingerprint | undefined {
+  if (offset < 1 || fs.statSync(journalPath).size < offset) return undefined;
+  const fd = fs.openSync(journalPath, "r");
+  try {
+    // Read backwards in growing windows: lines with long texts and large vectors can exceed one window.
+    for (let window = FINGERPRINT_WINDOW_BYTES; ; window *= 2) {
+      const start = Math.max(0, offset - window);
+      const bytes = Buffer.alloc(offset - start);
+      fs.readSync(fd, bytes, 0, bytes.length, start);
+      if (bytes[bytes.length - 1] !== 0x0a) return undefined;
+      // A negative start would make lastIndexOf count from the end, so a one-byte window is handled apart.
+      const previousNewline = bytes.length > 1 ? bytes.lastIndexOf(0x0a, bytes.length - 2) : -1;
+      if (previousNewline !== -1 || start === 0) {
+        const from = previousNewline + 1;
+        return { lineOffset: start + from, sha256: sha256Hex(bytes.subarray(from)) };
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -1,0 +1,117 @@
+// The checkpoint's manifest: what a checkpoint claims to hold (journal prefix, analyzer, parts with their
+// sizes and SHA-256), and its strict parser. A manifest this build cannot vouch for is rejected with a reason.
+import { createHash } from "node:crypto";
+import { ANALYZER_VERSION, documentTerms } from "../index/analyze";
+import { isPlainObject } from "./records";
+
+export const CHECKPOINT_FORMAT = "dsh-dream-checkpoint";
+export const CHECKPOINT_VERSION = 1;
+export const MANIFEST_FILE = "manifest.json";
+
+export interface PartRef {
+  file: string;
+  bytes: number;
+  sha256: string;
+}
+
+export interface SpaceEntry {
+  provider: string;
+  model: string;
+  dim: number;
+  vectors: number;
+  part: PartRef;
+}
+
+export interface Manifest {
+  format: string;
+  version: number;
+  created_ms: number;
+  analyzer: string;
+  /** The journal prefix the checkpoint covers, and the fingerprint of its last line. */
+  journal: { offset: number; entries: number; last_line_offset: number; last_line_sha256: string };
+  /** Doc numbers handed out so far (forgotten ones included) and how many are live. */
+  docs: number;
+  live: number;
+  records: PartRef;
+  bm25: { k1: number; b: number; part: PartRef };
+  vector_spaces: SpaceEntry[];
+}
+
+/** A checkpoint that must not be used; the message is the reason status reports. */
+export class CheckpointRejected extends Error {}
+
+// What documentTerms makes of a probe covering width folding, CJK bigrams, a lone CJK character, stemming and
+// numbers. Hashed into the analyzer id, so a change that forgot to bump ANALYZER_VERSION still discards snapshots.
+const ANALYZER_PROBE = "Ｆｕｌｌ-width ＡＢＣ running Runs relational caresses 2024年 我 钥匙放在鞋柜里 ponies naïve café";
+let analyzerIdMemo: string | undefined;
+
+export function analyzerId(): string {
+  analyzerIdMemo ??= `${ANALYZER_VERSION} ${sha256Hex(JSON.stringify(documentTerms(ANALYZER_PROBE))).slice(0, 16)}`;
+  return analyzerIdMemo;
+}
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** Parses manifest text, refusing unknown formats and versions, other analyzers and any malformed field. */
+export function parseManifest(text: string): Manifest {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw new CheckpointRejected(`the manifest is not JSON (${(cause as Error).message})`);
+  }
+  if (!isPlainObject(value) || value.format !== CHECKPOINT_FORMAT) throw new CheckpointRejected("the manifest is not a dsh-dream checkpoint manifest");
+  if (value.version !== CHECKPOINT_VERSION) {
+    throw new CheckpointRejected(`checkpoint format version ${String(value.version)} is unknown (this build reads ${CHECKPOINT_VERSION})`);
+  }
+  if (value.analyzer !== analyzerId()) {
+    throw new CheckpointRejected(`the BM25 snapshot was built by analyzer "${String(value.analyzer)}"; this build uses "${analyzerId()}"`);
+  }
+  const m = value as unknown as Manifest;
+  const journal = m.journal as unknown;
+  const ok =
+    isCount(m.created_ms) &&
+    isPlainObject(journal) &&
+    [journal.offset, journal.entries, journal.last_line_offset].every(isCount) &&
+    isSha(journal.last_line_sha256) &&
+    m.journal.last_line_offset < m.journal.offset &&
+    isCount(m.docs) &&
+    isCount(m.live) &&
+    m.live <= m.docs &&
+    isPart(m.records) &&
+    isPlainObject(m.bm25) &&
+    typeof m.bm25.k1 === "number" &&
+    typeof m.bm25.b === "number" &&
+    isPart(m.bm25.part) &&
+    Array.isArray(m.vector_spaces) &&
+    m.vector_spaces.every(isSpace);
+  if (!ok) throw new CheckpointRejected("the manifest is malformed");
+  return m;
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
+function isSha(value: unknown): value is string {
+  return typeof value === "string" && /^[0-9a-f]{64}$/.test(value);
+}
+
+// Part names are plain file names inside the checkpoint directory: a manifest can never point elsewhere.
+function isPart(value: unknown): value is PartRef {
+  return isPlainObject(value) && typeof value.file === "string" && /^\w[\w.-]*$/.test(value.file) && isCount(value.bytes) && isSha(value.sha256);
+}
+
+function isSpace(value: unknown): value is SpaceEntry {
+  return (
+    isPlainObject(value) &&
+    typeof value.provider === "string" &&
+    typeof value.model === "string" &&
+    isCount(value.dim) &&
+    value.dim > 0 &&
+    isCount(value.vectors) &&
+    isPart(value.part)
+  );
+}

@@ -1,0 +1,113 @@
+// Encodings of the checkpoint's record part (chunked JSON lines, doc numbers kept as positions) and vector
+// parts (binary: doc numbers, the content hashes the vectors are bound to, f32 unit rows). The BM25 part is
+// Bm25Index.serialize's own versioned format.
+import { CheckpointRejected } from "./checkpoint-format";
+import { isPlainObject, type MemoryRecord } from "./records";
+
+// Bounded lines keep every string far below V8's string limit however large the store grows.
+const RECORDS_PER_LINE = 2048;
+const VECTOR_MAGIC = "DSHVECS\0";
+const VECTOR_PART_VERSION = 1;
+// magic(8) version dim count reserved (u32 each); a multiple of 4 keeps the f32 rows aligned in the file.
+const VECTOR_HEADER_BYTES = 24;
+const DIGEST_BYTES = 32;
+const HASH_PREFIX = "sha256:";
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
+/** Records by doc number, forgotten docs as null, so positions are the doc numbers. */
+export function* encodeRecordPart(records: ReadonlyArray<MemoryRecord | undefined>): Generator<Buffer> {
+  for (let start = 0; start < records.length; start += RECORDS_PER_LINE) {
+    const chunk = records.slice(start, start + RECORDS_PER_LINE).map((record) => record ?? null);
+    yield Buffer.from(JSON.stringify(chunk) + "\n", "utf8");
+  }
+}
+
+export function decodeRecordPart(bytes: Buffer, docs: number): Array<MemoryRecord | undefined> {
+  const records: Array<MemoryRecord | undefined> = [];
+  for (let start = 0; start < bytes.length; ) {
+    const end = bytes.indexOf(0x0a, start);
+    if (end === -1) throw new CheckpointRejected("the record part does not end with a newline");
+    const chunk: unknown = JSON.parse(bytes.toString("utf8", start, end));
+    if (!Array.isArray(chunk)) throw new CheckpointRejected("the record part holds a line that is not an array");
+    for (const item of chunk) {
+      if (item !== null && !isRecordShape(item)) throw new CheckpointRejected(`the record part holds a malformed record at doc ${records.length}`);
+      records.push(item ?? undefined);
+    }
+    start = end + 1;
+  }
+  if (records.length !== docs) throw new CheckpointRejected(`the record part holds ${records.length} docs; the manifest says ${docs}`);
+  return records;
+}
+
+function isRecordShape(value: unknown): value is MemoryRecord {
+  return (
+    isPlainObject(value) &&
+    typeof value.id === "string" &&
+    typeof value.text === "string" &&
+    typeof value.scope === "string" &&
+    typeof value.content_hash === "string" &&
+    (value.session_id === undefined || typeof value.session_id === "string") &&
+    (value.turn === undefined || typeof value.turn === "number")
+  );
+}
+
+export interface VectorRows {
+  docs: Int32Array;
+  /** Content hash of each row's record at the time its vector was stored. */
+  hashes: string[];
+  rows: Float32Array;
+}
+
+export function encodeVectorPart(dim: number, { docs, hashes, rows }: VectorRows): Uint8Array[] {
+  const header = Buffer.alloc(VECTOR_HEADER_BYTES);
+  header.write(VECTOR_MAGIC, 0, "latin1");
+  [VECTOR_PART_VERSION, dim, docs.length, 0].forEach((value, i) => header.writeUInt32LE(value, 8 + 4 * i));
+  const digests = Buffer.alloc(docs.length * DIGEST_BYTES);
+  hashes.forEach((hash, i) => {
+    if (!/^sha256:[0-9a-f]{64}$/.test(hash)) throw new Error(`vector of doc ${docs[i]} is bound to an unexpected content hash ${JSON.stringify(hash)}`);
+    digests.write(hash.slice(HASH_PREFIX.length), i * DIGEST_BYTES, "hex");
+  });
+  return [header, littleEndianBytes(docs), digests, littleEndianBytes(rows)];
+}
+
+export function decodeVectorPart(bytes: Buffer, dim: number, count: number): VectorRows {
+  const expected = VECTOR_HEADER_BYTES + count * (4 + DIGEST_BYTES + 4 * dim);
+  if (bytes.length !== expected || bytes.toString("latin1", 0, 8) !== VECTOR_MAGIC) throw new CheckpointRejected("a vector part has the wrong size or magic");
+  const [version, partDim, partCount] = [8, 12, 16].map((at) => bytes.readUInt32LE(at));
+  if (version !== VECTOR_PART_VERSION || partDim !== dim || partCount !== count) {
+    throw new CheckpointRejected(`a vector part has version ${version}, ${partCount} rows of ${partDim}; expected version ${VECTOR_PART_VERSION}, ${count} of ${dim}`);
+  }
+  const docs = readLittleEndian(bytes, VECTOR_HEADER_BYTES, count, Int32Array);
+  const digestsAt = VECTOR_HEADER_BYTES + 4 * count;
+  const hashes = Array.from({ length: count }, (_, i) => HASH_PREFIX + bytes.toString("hex", digestsAt + i * DIGEST_BYTES, digestsAt + (i + 1) * DIGEST_BYTES));
+  const rows = readLittleEndian(bytes, digestsAt + count * DIGEST_BYTES, count * dim, Float32Array);
+  return { docs, hashes, rows };
+}
+
+function littleEndianBytes(array: Int32Array | Float32Array): Uint8Array {
+  const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+  return LITTLE_ENDIAN ? bytes : swapWords(bytes);
+}
+
+type WordArray<T> = { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; new (length: number): T };
+
+// A view when the host is little-endian and the offset aligned (the usual case: no copy of 200 MB of rows).
+function readLittleEndian<T extends Int32Array | Float32Array>(bytes: Buffer, at: number, length: number, Type: WordArray<T>): T {
+  const aligned = (bytes.byteOffset + at) % 4 === 0;
+  if (LITTLE_ENDIAN && aligned) return new Type(bytes.buffer as ArrayBuffer, bytes.byteOffset + at, length);
+  const source = bytes.subarray(at, at + 4 * length);
+  const copy = new Type(length);
+  new Uint8Array(copy.buffer).set(LITTLE_ENDIAN ? source : swapWords(source));
+  return copy;
+}
+
+function swapWords(bytes: Uint8Array): Uint8Array {
+  const swapped = new Uint8Array(bytes.length);
+  for (let i = 0; i < bytes.length; i += 4) {
+    swapped[i] = bytes[i + 3];
+    swapped[i + 1] = bytes[i + 2];
+    swapped[i + 2] = bytes[i + 1];
+    swapped[i + 3] = bytes[i];
+  }
+  return swapped;
+}

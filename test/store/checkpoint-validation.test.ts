@@ -1,0 +1,149 @@
+// A checkpoint is only used when it matches the journal and every part is intact. Each damage below must make
+// open ignore it, say why in status, and give exactly the state a full replay of the same journal gives.
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { StoreOptions } from "../../bridge/store/memory-store";
+import { checkpointStatus, copyDataDir, observe, openAt, RECORDS, writeHistory } from "./checkpoint-fixtures";
+import { tempDir } from "./helpers";
+
+type Manifest = Record<string, any>;
+let baseDir: string;
+
+beforeAll(() => {
+  baseDir = tempDir("ckpt-base-");
+  const store = openAt(baseDir, { checkpointOnCloseBytes: Infinity });
+  writeHistory(store, 0, 160);
+  store.checkpoint();
+  writeHistory(store, 160, 200);
+  store.close();
+});
+
+const checkpointDir = (dataDir: string) => path.join(dataDir, "checkpoint");
+const readManifest = (dataDir: string): Manifest => JSON.parse(fs.readFileSync(path.join(checkpointDir(dataDir), "manifest.json"), "utf8"));
+const writeManifest = (dataDir: string, manifest: Manifest) => fs.writeFileSync(path.join(checkpointDir(dataDir), "manifest.json"), JSON.stringify(manifest));
+const partPath = (dataDir: string, part: { file: string }) => path.join(checkpointDir(dataDir), part.file);
+const parts = (m: Manifest): Record<string, { file: string; bytes: number; sha256: string }> => ({ records: m.records, bm25: m.bm25.part, vectors: m.vector_spaces[1].part });
+
+/** Rewrites a part and fixes its size and hash in the manifest: a checkpoint that is intact but wrong. */
+function replacePart(dataDir: string, which: string, edit: (bytes: Buffer) => Buffer): void {
+  const manifest = readManifest(dataDir);
+  const part = parts(manifest)[which];
+  const bytes = edit(fs.readFileSync(partPath(dataDir, part)));
+  fs.writeFileSync(partPath(dataDir, part), bytes);
+  Object.assign(part, { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") });
+  writeManifest(dataDir, manifest);
+}
+
+/** Damages a copy of the base directory, then checks open ignores its checkpoint for `reason` and equals a full replay. */
+function expectIgnored(damage: (dataDir: string) => void, reason: string | RegExp, options: Partial<StoreOptions> = {}): void {
+  const dataDir = copyDataDir(baseDir);
+  damage(dataDir);
+  const replayDir = copyDataDir(dataDir, { withCheckpoint: false });
+  const store = openAt(dataDir, { checkpointOnCloseBytes: Infinity, ...options });
+  const replayed = openAt(replayDir, { checkpointOnCloseBytes: Infinity, ...options });
+  const status = checkpointStatus(store);
+  expect(status).toMatchObject({ used: false, offset: 0, entries_replayed_after: checkpointStatus(replayed).entries_replayed_after });
+  expect(status.reason).toEqual(typeof reason === "string" ? reason : expect.stringMatching(reason));
+  expect(observe(store)).toEqual(observe(replayed));
+  store.close();
+  replayed.close();
+}
+
+describe("checkpoint validation against the journal", () => {
+  it("uses the undamaged base checkpoint and replays its tail", () => {
+    const store = openAt(copyDataDir(baseDir), { checkpointOnCloseBytes: Infinity });
+    expect(checkpointStatus(store)).toMatchObject({ used: true, offset: readManifest(baseDir).journal.offset });
+    expect(checkpointStatus(store).entries_replayed_after).toBeGreaterThan(0);
+    store.close();
+  });
+
+  it("ignores a checkpoint whose journal was replaced by a different, longer one", () => {
+    expectIgnored((dataDir) => {
+      const otherDir = tempDir("ckpt-other-");
+      const other = openAt(otherDir, { checkpointOnCloseBytes: Infinity });
+      other.importRecords([...RECORDS].reverse());
+      other.close();
+      fs.copyFileSync(path.join(otherDir, "journal.jsonl"), path.join(dataDir, "journal.jsonl"));
+    }, /^the journal line ending at byte \d+ is not the one the checkpoint covers/);
+  });
+
+  it("ignores a checkpoint whose journal was cut back below the covered offset", () => {
+    expectIgnored((dataDir) => {
+      const { last_line_offset } = readManifest(dataDir).journal;
+      fs.truncateSync(path.join(dataDir, "journal.jsonl"), last_line_offset);
+    }, /^the journal is \d+ bytes, shorter than the \d+ the checkpoint covers$/);
+  });
+
+  it.each(["records", "bm25", "vectors"])("ignores a checkpoint whose %s part has a flipped byte", (which) => {
+    expectIgnored((dataDir) => {
+      const file = partPath(dataDir, parts(readManifest(dataDir))[which]);
+      const bytes = fs.readFileSync(file);
+      bytes[Math.floor(bytes.length / 2)] ^= 0x20;
+      fs.writeFileSync(file, bytes);
+    }, /part does not match its SHA-256 \(damaged\)$/);
+  });
+
+  it("ignores a checkpoint with a truncated or a missing part", () => {
+    expectIgnored((dataDir) => {
+      const part = parts(readManifest(dataDir)).vectors;
+      fs.truncateSync(partPath(dataDir, part), part.bytes - 7);
+    }, /^the vector part is \d+ bytes; the manifest says \d+$/);
+    expectIgnored((dataDir) => fs.rmSync(partPath(dataDir, parts(readManifest(dataDir)).bm25)), /^the BM25 part \S+ is missing$/);
+  });
+
+  it("ignores a manifest of an unknown format version, a torn manifest and one naming files outside its directory", () => {
+    expectIgnored((dataDir) => writeManifest(dataDir, { ...readManifest(dataDir), version: 2 }), "checkpoint format version 2 is unknown (this build reads 1)");
+    expectIgnored((dataDir) => {
+      const file = path.join(checkpointDir(dataDir), "manifest.json");
+      fs.truncateSync(file, Math.floor(fs.statSync(file).size / 2));
+    }, /^the manifest is not JSON/);
+    expectIgnored((dataDir) => {
+      const manifest = readManifest(dataDir);
+      manifest.records.file = "../journal.jsonl";
+      writeManifest(dataDir, manifest);
+    }, "the manifest is malformed");
+  });
+
+  it("does not use a BM25 snapshot built by another analyzer or with other BM25 parameters", () => {
+    expectIgnored(
+      (dataDir) => writeManifest(dataDir, { ...readManifest(dataDir), analyzer: "zh-bigram+en-porter/0 0123456789abcdef" }),
+      /^the BM25 snapshot was built by analyzer "zh-bigram\+en-porter\/0 0123456789abcdef"; this build uses "zh-bigram\+en-porter\/1 [0-9a-f]{16}"$/,
+    );
+    expectIgnored(() => undefined, "the BM25 snapshot has k1 1.2, b 0.75; this store uses k1 1.5, b 0.75", { bm25: { k1: 1.5 } });
+  });
+
+  it("refuses intact parts that contradict each other: a vector bound to other text, records the index does not hold", () => {
+    // The first vector row's content-hash digest follows the 24-byte header and the doc numbers.
+    expectIgnored((dataDir) => {
+      const rows = readManifest(dataDir).vector_spaces[1].vectors;
+      replacePart(dataDir, "vectors", (bytes) => {
+        bytes[24 + 4 * rows] ^= 0xff;
+        return bytes;
+      });
+    }, /^the vector of doc \d+ is not bound to that doc's text$/);
+    expectIgnored((dataDir) => {
+      replacePart(dataDir, "records", (bytes) => {
+        const [first, ...rest] = bytes.toString("utf8").split("\n");
+        const chunk = JSON.parse(first);
+        chunk[chunk.findIndex((record: unknown) => record !== null)] = null;
+        return Buffer.from([JSON.stringify(chunk), ...rest].join("\n"));
+      });
+      const manifest = readManifest(dataDir);
+      writeManifest(dataDir, { ...manifest, live: manifest.live - 1 });
+    }, "the BM25 snapshot and the records disagree on which docs are live");
+  });
+
+  it("replaces an ignored checkpoint with a current one when the store closes", () => {
+    const dataDir = copyDataDir(baseDir);
+    writeManifest(dataDir, { ...readManifest(dataDir), version: 99 });
+    const store = openAt(dataDir, { checkpointOnCloseBytes: 1000 });
+    expect(store.journalBytesSinceCheckpoint).toBe(store.journalEndOffset);
+    const expected = observe(store);
+    store.close();
+    const reopened = openAt(dataDir);
+    expect(checkpointStatus(reopened)).toMatchObject({ used: true, offset: fs.statSync(path.join(dataDir, "journal.jsonl")).size, entries_replayed_after: 0 });
+    expect(observe(reopened)).toEqual(expected);
+    reopened.close();
+  });
+});

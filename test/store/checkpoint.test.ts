@@ -1,0 +1,109 @@
+// Checkpoints against the journal: a store restored from a checkpoint must be indistinguishable from one
+// replayed from the journal alone, and a checkpoint that does not match its journal must be ignored.
+import fs from "node:fs";
+import path from "node:path";
+import { checkpointStatus, copyDataDir, observe, openAt, RECORDS, touchEarlier, writeHistory } from "./checkpoint-fixtures";
+import { tempDir } from "./helpers";
+
+describe("store checkpoints", () => {
+  it("restores a store that answers every search, receipt and count exactly like a full journal replay", () => {
+    const dataDir = tempDir("ckpt-");
+    const live = openAt(dataDir);
+    writeHistory(live, 0, 200);
+    const written = live.checkpoint();
+    const expected = observe(live);
+    live.close();
+
+    const restored = openAt(dataDir);
+    expect(checkpointStatus(restored)).toEqual({ used: true, offset: written.offset, entries_replayed_after: 0, latest_offset: written.offset });
+    const replayed = openAt(copyDataDir(dataDir, { withCheckpoint: false }));
+    expect(checkpointStatus(replayed)).toMatchObject({ used: false, reason: "no checkpoint", offset: 0 });
+    expect(observe(restored)).toEqual(expected);
+    expect(observe(replayed)).toEqual(expected);
+    expect(restored.status()).toMatchObject({ open_ms: expect.any(Number), journal: { entries: (replayed.status() as { journal: { entries: number } }).journal.entries } });
+    restored.close();
+    replayed.close();
+  });
+
+  it("replays only the journal after the checkpoint, including forgets and quarantines of checkpointed memories", () => {
+    const dataDir = tempDir("ckpt-");
+    const first = openAt(dataDir, { checkpointOnCloseBytes: Infinity });
+    writeHistory(first, 0, 160);
+    const { offset } = first.checkpoint();
+    const before = (first.status() as { journal: { entries: number } }).journal.entries;
+    writeHistory(first, 160, 230);
+    touchEarlier(first, 0, 160);
+    const tail = (first.status() as { journal: { entries: number } }).journal.entries - before;
+    first.close();
+
+    const replayDir = copyDataDir(dataDir, { withCheckpoint: false });
+    const restored = openAt(dataDir, { checkpointOnCloseBytes: Infinity });
+    const replayed = openAt(replayDir, { checkpointOnCloseBytes: Infinity });
+    expect(checkpointStatus(restored)).toMatchObject({ used: true, offset, entries_replayed_after: tail });
+    expect(observe(restored)).toEqual(observe(replayed));
+    // New doc numbers must continue after the hole the last forget left, in both stores alike.
+    for (const store of [restored, replayed]) {
+      writeHistory(store, 230, 260);
+      touchEarlier(store, 150, 260);
+    }
+    expect(observe(restored)).toEqual(observe(replayed));
+    restored.close();
+    replayed.close();
+  });
+
+  it("writes a checkpoint on close once the journal has grown past the threshold, and only then", () => {
+    const dataDir = tempDir("ckpt-");
+    const small = openAt(dataDir, { checkpointOnCloseBytes: 1_000_000 });
+    small.importRecords(RECORDS.slice(0, 20));
+    small.close();
+    expect(fs.existsSync(path.join(dataDir, "checkpoint"))).toBe(false);
+
+    const grown = openAt(dataDir, { checkpointOnCloseBytes: 1000 });
+    expect(checkpointStatus(grown)).toMatchObject({ used: false, reason: "no checkpoint" });
+    grown.importRecords(RECORDS.slice(20, 40));
+    const end = grown.journalEndOffset;
+    grown.close();
+    const reopened = openAt(dataDir, { checkpointOnCloseBytes: 1000 });
+    expect(checkpointStatus(reopened)).toEqual({ used: true, offset: end, entries_replayed_after: 0, latest_offset: end });
+    expect(reopened.journalBytesSinceCheckpoint).toBe(0);
+    reopened.close();
+  });
+
+  it("does not rewrite a checkpoint that already covers the whole journal", () => {
+    const dataDir = tempDir("ckpt-");
+    const store = openAt(dataDir);
+    store.importRecords(RECORDS.slice(0, 30));
+    const first = store.checkpoint();
+    const files = fs.readdirSync(path.join(dataDir, "checkpoint")).sort();
+    expect(store.checkpoint()).toEqual({ offset: first.offset, entries: 30, unchanged: true });
+    expect(fs.readdirSync(path.join(dataDir, "checkpoint")).sort()).toEqual(files);
+    store.add({ id: "later", text: "one more memory", source_type: "user_message" });
+    expect(store.checkpoint()).toMatchObject({ offset: store.journalEndOffset, entries: 31 });
+    expect(fs.readdirSync(path.join(dataDir, "checkpoint"))).toHaveLength(files.length);
+    store.close();
+  });
+
+  it("keeps exactly the new manifest and its parts after a checkpoint, in a directory of its own", () => {
+    const dataDir = tempDir("ckpt-");
+    const store = openAt(dataDir);
+    writeHistory(store, 0, 60);
+    store.checkpoint();
+    store.close();
+    const dir = path.join(dataDir, "checkpoint");
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"));
+    expect(manifest).toMatchObject({
+      format: "dsh-dream-checkpoint",
+      version: 1,
+      analyzer: expect.stringMatching(/^zh-bigram\+en-porter\/1 [0-9a-f]{16}$/),
+      journal: { offset: fs.statSync(path.join(dataDir, "journal.jsonl")).size, entries: expect.any(Number) },
+      // Spaces in creation order (m-0 carries the first vector, an "alt" one), as status lists them.
+      vector_spaces: [
+        { provider: "alt", model: "m3", dim: 3 },
+        { provider: "test", model: "m8", dim: 8 },
+      ],
+    });
+    const parts = [manifest.records, manifest.bm25.part, ...manifest.vector_spaces.map((s: { part: unknown }) => s.part)];
+    expect(fs.readdirSync(dir).sort()).toEqual(["manifest.json", ...parts.map((p: { file: string }) => p.file)].sort());
+    for (const part of parts) expect(fs.statSync(path.join(dir, part.file)).size).toBe(part.bytes);
+  });
+});
