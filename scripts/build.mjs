@@ -1,12 +1,15 @@
 // Build: compile the WebAssembly kernels (WAT -> base64 TS module, generated and git-ignored),
 // then bundle each entry point with esbuild into dist/ (CommonJS, Node 20).
 import { build } from "esbuild";
-import { existsSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import createWabt from "wabt";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+// Shipped as they are, next to the bundles that spawn them.
+const copies = [["bridge/chroma/chroma-launcher.cjs", "dist/chroma-launcher.cjs"]];
 
 const kernels = [["bridge/index/dot-kernel.wat", "bridge/index/dot-kernel.generated.ts", "DOT_KERNEL_WASM_BASE64"]];
 
@@ -29,6 +32,7 @@ const entries = [
   ["bridge/library.ts", "dist/store.cjs", false],
   ["bench/locomo.ts", "dist/bench-locomo.cjs", false],
   ["bench/search.ts", "dist/bench-search.cjs", false],
+  ["bench/bridge.ts", "dist/bench-bridge.cjs", false],
 ];
 
 async function bundle() {
@@ -44,6 +48,7 @@ async function bundle() {
       sourcemap: true,
       banner: executable ? { js: "#!/usr/bin/env node" } : undefined,
       logLevel: "warning",
+      define: { DSH_DREAM_VERSION: JSON.stringify(version) },
     });
     if (executable) chmodSync(path.join(root, outfile), 0o755);
   }
@@ -51,3 +56,5 @@ async function bundle() {
 
 await compileKernels();
 await bundle();
+mkdirSync(path.join(root, "dist"), { recursive: true });
+for (const [from, to] of copies) copyFileSync(path.join(root, from), path.join(root, to));

@@ -1,21 +1,28 @@
-// The store commands of `dsh-dream`: import, add, search, status, forget, quarantine, release.
+// The memory commands of `dsh-dream`, spoken to the bridge over its RPC: import, add, search,
+// search-vector, status, forget, quarantine, release, export.
 import fs from "node:fs";
 import path from "node:path";
 import { DreamError } from "../protocol/errors";
-import type { MemoryStore } from "../store/memory-store";
+import type { ImportReport } from "../store/memory-store";
+import type { SearchResponse } from "../store/search";
 import { parseSearchRequest } from "../store/search-request";
 import { flagInt, flagString, type ParsedArgs } from "./args";
 import { formatSearch } from "./format";
 import type { CliIo } from "./io";
+import { readJson, readLines } from "./input-files";
 
 const IMPORT_BATCH = 5000;
 
-export function importCommand(store: MemoryStore, args: ParsedArgs, io: CliIo): number {
+export interface MemoryApi {
+  call<T = unknown>(method: string, params: Record<string, unknown>): Promise<T>;
+}
+
+export async function importCommand(api: MemoryApi, args: ParsedArgs, io: CliIo): Promise<number> {
   const file = requirePositional(args, 0, "import FILE.jsonl");
   const lines = readLines(path.resolve(io.cwd, file));
   let added = 0;
   let unchanged = 0;
-  const problems: string[] = [];
+  const problems: Array<{ lineNo: number; text: string }> = [];
   for (let start = 0; start < lines.length; start += IMPORT_BATCH) {
     const chunk: Array<{ lineNo: number; value: unknown }> = [];
     lines.slice(start, start + IMPORT_BATCH).forEach((text, i) => {
@@ -24,21 +31,22 @@ export function importCommand(store: MemoryStore, args: ParsedArgs, io: CliIo): 
       try {
         chunk.push({ lineNo, value: JSON.parse(text) });
       } catch (error) {
-        problems.push(`line ${lineNo}: [BAD_JSON] ${(error as Error).message}`);
+        problems.push({ lineNo, text: `[BAD_JSON] ${(error as Error).message}` });
       }
     });
-    const report = store.importRecords(chunk.map((c) => c.value));
+    if (chunk.length === 0) continue;
+    const report = await api.call<ImportReport>("import", { records: chunk.map((c) => c.value) });
     added += report.added;
     unchanged += report.unchanged;
-    for (const r of report.rejected) problems.push(`line ${chunk[r.index].lineNo}: [${r.code}] ${r.message}`);
+    for (const r of report.rejected) problems.push({ lineNo: chunk[r.index].lineNo, text: `[${r.code}] ${r.message}` });
   }
-  problems.sort((a, b) => lineOf(a) - lineOf(b));
-  for (const p of problems) io.err(p + "\n");
+  problems.sort((a, b) => a.lineNo - b.lineNo);
+  for (const p of problems) io.err(`line ${p.lineNo}: ${p.text}\n`);
   io.out(`imported ${added}, unchanged ${unchanged}, rejected ${problems.length}\n`);
   return problems.length ? 1 : 0;
 }
 
-export function addCommand(store: MemoryStore, args: ParsedArgs, io: CliIo): number {
+export async function addCommand(api: MemoryApi, args: ParsedArgs, io: CliIo): Promise<number> {
   const input: Record<string, unknown> = { text: flagString(args, "text"), source_type: flagString(args, "source-type") };
   if (input.text === undefined) throw new DreamError("MISSING_FIELD", "--text is required", { field: "text" });
   if (input.source_type === undefined) throw new DreamError("MISSING_FIELD", "--source-type is required", { field: "source_type" });
@@ -53,14 +61,93 @@ export function addCommand(store: MemoryStore, args: ParsedArgs, io: CliIo): num
     const value = kind === "int" ? flagInt(args, flag) : flagString(args, flag);
     if (value !== undefined) input[field] = value;
   }
-  const { record, status } = store.add(input);
-  if (args.flags.has("json")) io.out(JSON.stringify({ status, record }) + "\n");
-  else io.out(`${status} ${record.id}\n`);
+  const result = await api.call<{ status: string; record: { id: string } }>("add", input);
+  io.out(args.flags.has("json") ? JSON.stringify(result) + "\n" : `${result.status} ${result.record.id}\n`);
   return 0;
 }
 
-export function searchCommand(store: MemoryStore, args: ParsedArgs, io: CliIo): number {
+export async function searchCommand(api: MemoryApi, args: ParsedArgs, io: CliIo): Promise<number> {
+  const defaults = searchDefaults(args, io);
   const batch = flagString(args, "batch");
+  const json = args.flags.has("json");
+  if (batch === undefined) {
+    const request = { ...defaults, query: args.positionals.join(" ") };
+    parseSearchRequest(request);
+    const response = await api.call<SearchResponse>("search", request);
+    io.out(json ? JSON.stringify(response) + "\n" : formatSearch(response));
+    return 0;
+  }
+  if (!json) throw new DreamError("BAD_ARGUMENTS", "search --batch writes JSON lines; add --json");
+  // Validate every line before answering any, so a bad line never leaves a half-written output.
+  const requests = readLines(path.resolve(io.cwd, batch)).flatMap((text, i) => {
+    if (text.trim() === "") return [];
+    const request = { ...defaults, ...(parseLine(text, `${batch} line ${i + 1}`) as object) };
+    try {
+      parseSearchRequest(request);
+    } catch (error) {
+      if (error instanceof DreamError) throw new DreamError(error.code, `${batch} line ${i + 1}: ${error.message}`, { field: error.field });
+      throw error;
+    }
+    return [request];
+  });
+  for (const request of requests) io.out(JSON.stringify(await api.call("search", request)) + "\n");
+  return 0;
+}
+
+export async function searchVectorCommand(api: MemoryApi, args: ParsedArgs, io: CliIo): Promise<number> {
+  const file = flagString(args, "query-embedding");
+  if (file === undefined) throw new DreamError("MISSING_FIELD", "--query-embedding FILE is required", { field: "query_embedding" });
+  const params: Record<string, unknown> = { query_embedding: readJson(path.resolve(io.cwd, file), "--query-embedding") };
+  if (flagInt(args, "top-k") !== undefined) params.top_k = flagInt(args, "top-k");
+  if (flagString(args, "scope") !== undefined) params.scope = flagString(args, "scope");
+  const { results } = await api.call<{ results: Array<{ id: string; score: number; quarantined: boolean }> }>("search_vector", params);
+  if (args.flags.has("json")) io.out(JSON.stringify({ results }) + "\n");
+  else results.forEach((h, i) => io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(4)}  ${h.id}${h.quarantined ? "  (quarantined)" : ""}\n`));
+  return 0;
+}
+
+export async function statusCommand(api: MemoryApi, args: ParsedArgs, io: CliIo): Promise<number> {
+  const status = await api.call<Record<string, unknown>>("status", {});
+  if (args.flags.has("json")) io.out(JSON.stringify(status) + "\n");
+  else for (const [key, value] of Object.entries(status)) io.out(`${key}: ${typeof value === "object" ? JSON.stringify(value) : value}\n`);
+  return 0;
+}
+
+export async function lifecycleCommand(api: MemoryApi, verb: "forget" | "quarantine" | "release", args: ParsedArgs, io: CliIo): Promise<number> {
+  const id = requirePositional(args, 0, `${verb} ID`);
+  const params: Record<string, unknown> = { id };
+  if (verb === "quarantine") {
+    params.reason = flagString(args, "reason");
+    if (params.reason === undefined) throw new DreamError("MISSING_FIELD", "--reason is required", { field: "reason" });
+  }
+  const result = await api.call<Record<string, unknown>>(verb, params);
+  io.out(args.flags.has("json") ? JSON.stringify(result) + "\n" : `${Object.keys(result)[0]} ${id}\n`);
+  return 0;
+}
+
+export async function exportCommand(api: MemoryApi, args: ParsedArgs, io: CliIo): Promise<number> {
+  const file = path.resolve(io.cwd, requirePositional(args, 0, "export FILE.jsonl [--with-vectors]"));
+  const tmp = `${file}.partial`;
+  const fd = fs.openSync(tmp, "w");
+  let count = 0;
+  try {
+    for (let after = 0; ; ) {
+      const page = await api.call<{ records: object[]; next: number | null }>("export", { after, with_vectors: args.flags.has("with-vectors") });
+      if (page.records.length) fs.writeSync(fd, page.records.map((r) => JSON.stringify(r) + "\n").join(""));
+      count += page.records.length;
+      if (page.next === null) break;
+      after = page.next;
+    }
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+  io.out(`exported ${count} to ${file}\n`);
+  return 0;
+}
+
+function searchDefaults(args: ParsedArgs, io: CliIo): Record<string, unknown> {
   const defaults: Record<string, unknown> = {};
   const topK = flagInt(args, "top-k");
   if (topK !== undefined) defaults.top_k = topK;
@@ -69,98 +156,19 @@ export function searchCommand(store: MemoryStore, args: ParsedArgs, io: CliIo): 
   if (scope !== undefined) defaults.scope = scope;
   const embeddingFile = flagString(args, "query-embedding");
   if (embeddingFile !== undefined) defaults.query_embedding = readJson(path.resolve(io.cwd, embeddingFile), "--query-embedding");
-  const json = args.flags.has("json");
-  if (batch === undefined) {
-    const query = args.positionals.join(" ");
-    const response = store.search(parseSearchRequest({ ...defaults, query }));
-    io.out(json ? JSON.stringify(response) + "\n" : formatSearch(response));
-    return 0;
+  return defaults;
+}
+
+function parseLine(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new DreamError("BAD_JSON", `${where}: ${(error as Error).message}`);
   }
-  if (!json) throw new DreamError("BAD_ARGUMENTS", "search --batch writes JSON lines; add --json");
-  // Validate every line before answering any, so a bad line never leaves a half-written output.
-  const requests = readLines(path.resolve(io.cwd, batch)).flatMap((text, i) => {
-    if (text.trim() === "") return [];
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      throw new DreamError("BAD_JSON", `${batch} line ${i + 1}: ${(error as Error).message}`);
-    }
-    try {
-      return [parseSearchRequest({ ...defaults, ...(value as object) })];
-    } catch (error) {
-      if (error instanceof DreamError) throw new DreamError(error.code, `${batch} line ${i + 1}: ${error.message}`, { field: error.field });
-      throw error;
-    }
-  });
-  for (const request of requests) io.out(JSON.stringify(store.search(request)) + "\n");
-  return 0;
-}
-
-export function searchVectorCommand(store: MemoryStore, args: ParsedArgs, io: CliIo): number {
-  const file = flagString(args, "query-embedding");
-  if (file === undefined) throw new DreamError("MISSING_FIELD", "--query-embedding FILE is required", { field: "query_embedding" });
-  const request = parseSearchRequest({
-    query: "(vector diagnostics)",
-    query_embedding: readJson(path.resolve(io.cwd, file), "--query-embedding"),
-    ...(flagInt(args, "top-k") === undefined ? {} : { top_k: flagInt(args, "top-k") }),
-    ...(flagString(args, "scope") === undefined ? {} : { scope: flagString(args, "scope") }),
-  });
-  const hits = store.searchVector(request.queryEmbedding!, request.topK, request.scope);
-  if (args.flags.has("json")) io.out(JSON.stringify({ results: hits }) + "\n");
-  else hits.forEach((h, i) => io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(4)}  ${h.id}${h.quarantined ? "  (quarantined)" : ""}\n`));
-  return 0;
-}
-
-export function statusCommand(store: MemoryStore, args: ParsedArgs, io: CliIo): number {
-  const status = store.status();
-  if (args.flags.has("json")) io.out(JSON.stringify(status) + "\n");
-  else for (const [key, value] of Object.entries(status)) io.out(`${key}: ${typeof value === "object" ? JSON.stringify(value) : value}\n`);
-  return 0;
-}
-
-export function lifecycleCommand(store: MemoryStore, verb: "forget" | "quarantine" | "release", args: ParsedArgs, io: CliIo): number {
-  const id = requirePositional(args, 0, `${verb} ID`);
-  let record;
-  if (verb === "quarantine") {
-    const reason = flagString(args, "reason");
-    if (reason === undefined) throw new DreamError("MISSING_FIELD", "--reason is required", { field: "reason" });
-    record = store.quarantine(id, reason);
-  } else {
-    record = verb === "forget" ? store.forget(id) : store.release(id);
-  }
-  const summary = { [verb === "forget" ? "forgotten" : verb === "quarantine" ? "quarantined" : "released"]: record };
-  io.out(args.flags.has("json") ? JSON.stringify(summary) + "\n" : `${Object.keys(summary)[0]} ${id}\n`);
-  return 0;
 }
 
 function requirePositional(args: ParsedArgs, index: number, usage: string): string {
   const value = args.positionals[index];
   if (value === undefined) throw new DreamError("BAD_ARGUMENTS", `usage: dsh-dream ${usage}`);
   return value;
-}
-
-function readLines(file: string): string[] {
-  return readText(file).split(/\r?\n/);
-}
-
-function readText(file: string): string {
-  try {
-    return fs.readFileSync(file, "utf8").replace(/^\uFEFF/, "");
-  } catch (cause) {
-    throw new DreamError("IO_ERROR", `cannot read ${file}: ${(cause as Error).message}`, { cause });
-  }
-}
-
-function readJson(file: string, flag: string): unknown {
-  try {
-    return JSON.parse(readText(file));
-  } catch (error) {
-    if (error instanceof DreamError) throw error;
-    throw new DreamError("BAD_JSON", `${flag} ${file}: ${(error as Error).message}`);
-  }
-}
-
-function lineOf(problem: string): number {
-  return Number(/^line (\d+)/.exec(problem)?.[1] ?? 0);
 }

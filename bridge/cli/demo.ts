@@ -1,10 +1,13 @@
-// `dsh-dream demo`: a short offline walk through the store — capture, recall with receipts,
-// a state change collapsing to the newest, an action sequence kept whole, and the timeline.
+// `dsh-dream demo`: a short offline walk-through on the embedded defaults — a bridge with a local
+// Chroma in a temporary data directory — showing capture, recall with receipts, a state change
+// collapsing to the newest, an action sequence kept whole, and the timeline.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { MemoryStore } from "../store/memory-store";
-import { parseSearchRequest } from "../store/search-request";
+import { BridgeClient } from "../client/bridge-client";
+import { DEFAULT_CONFIG } from "../server/bridge-config";
+import { startBridge } from "../server/daemon";
+import type { SearchResponse } from "../store/search";
 import { formatSearch } from "./format";
 import type { CliIo } from "./io";
 
@@ -31,42 +34,43 @@ const QUERIES: Array<{ title: string; request: Record<string, unknown> }> = [
   { title: "Timeline mode: the blue mug's whole history", request: { query: "蓝色马克杯的完整历史", top_k: 5, timeline: true } },
 ];
 
-export function demoCommand(io: CliIo, dataDirFlag: string | undefined): number {
+export async function demoCommand(io: CliIo, dataDirFlag: string | undefined): Promise<number> {
   const dataDir = dataDirFlag ?? fs.mkdtempSync(path.join(os.tmpdir(), "dsh-dream-demo-"));
-  io.out(`DSH-DREAM demo · data directory ${dataDir}\n\n`);
-  let clock = START_MS;
-  const store = MemoryStore.open({ dataDir, nowMs: () => clock });
+  io.out(`DSH-DREAM demo · data directory ${dataDir}\n\n[1/3] Starting the bridge and its local Chroma (embedded defaults, no network)\n`);
+  const bridge = await startBridge({ dataDir, config: DEFAULT_CONFIG, version: io.version });
   try {
-    io.out(`[1/2] Capturing ${CONVERSATION.length} turns (every turn is written in full)\n`);
-    CONVERSATION.forEach(([day, sourceType, text], i) => {
-      clock = START_MS + day * DAY_MS + i * 60_000;
-      const { record } = store.add({ id: `demo-${i + 1}`, text, source_type: sourceType, timestamp_ms: clock, session_id: "demo" });
-      io.out(`  + ${record.id} ${new Date(record.timestamp_ms).toISOString().slice(0, 10)} [${sourceType}] ${text}\n`);
-    });
-    io.out(`\n[2/2] Recall (${store.size} memories)\n`);
+    const client = BridgeClient.fromDataDir(dataDir);
+    io.out(`  bridge on 127.0.0.1:${bridge.port}, pid ${process.pid}\n\n[2/3] Capturing ${CONVERSATION.length} turns (every turn is written in full)\n`);
+    for (const [i, [day, sourceType, text]] of CONVERSATION.entries()) {
+      const timestamp = START_MS + day * DAY_MS + i * 60_000;
+      // One session per day: turns of the same day's chat are neighbours, other days' are not.
+      const record = { id: `demo-${i + 1}`, text, source_type: sourceType, timestamp_ms: timestamp, session_id: `demo-day-${day}`, turn: i };
+      const { status } = await client.call<{ status: string }>("add", record);
+      io.out(`  ${status === "added" ? "+" : "="} ${record.id} ${new Date(timestamp).toISOString().slice(0, 10)} [${sourceType}] ${text}\n`);
+    }
+    io.out(`\n[3/3] Recall\n`);
+    let first: SearchResponse | undefined;
     for (const { title, request } of QUERIES) {
       io.out(`\n== ${title}\n> ${String(request.query)}${request.timeline ? "  (timeline)" : ""}\n`);
-      io.out(formatSearch(store.search(parseSearchRequest(request))));
+      const response = await client.call<SearchResponse>("search", request);
+      first ??= response;
+      io.out(formatSearch(response));
     }
-    const last = store.search(parseSearchRequest({ query: "钥匙在哪里？", top_k: 3 })).receipt;
-    io.out(`\nReceipt for the first query (also in ${path.join(dataDir, "audit.jsonl")}):\n`);
-    io.out(
-      JSON.stringify(
-        {
-          retrieved_chunk_ids: last.retrieved_chunk_ids,
-          recall: last.recall,
-          conflicts: last.conflicts,
-          lexical_recall_preserved: last.lexical_recall_preserved,
-          candidates: last.candidates.slice(0, 4),
-        },
-        null,
-        2,
-      ) + "\n",
-    );
+    const receipt = first!.receipt;
+    io.out(`\nReceipt of the first query (every receipt is also in ${path.join(dataDir, "audit.jsonl")}):\n`);
+    const excerpt = {
+      retrieved_chunk_ids: receipt.retrieved_chunk_ids,
+      recall: receipt.recall,
+      conflicts: receipt.conflicts,
+      lexical_recall_preserved: receipt.lexical_recall_preserved,
+      persistence: receipt.persistence,
+      candidates: receipt.candidates.slice(0, 3),
+    };
+    io.out(JSON.stringify(excerpt, null, 2) + "\n");
   } finally {
-    store.close();
+    await bridge.stop("demo finished");
     if (dataDirFlag === undefined) fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  io.out(`\nDone${dataDirFlag === undefined ? "; the temporary data directory was removed" : ""}.\n`);
+  io.out(`\nDone; the bridge and Chroma stopped${dataDirFlag === undefined ? " and the temporary data directory was removed" : ""}.\n`);
   return 0;
 }

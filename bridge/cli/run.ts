@@ -1,22 +1,35 @@
-// Command dispatch for `dsh-dream`: parses flags, opens the store for commands that need it,
-// and turns DreamErrors into the message + hint a user sees (or a JSON error object).
+// Command dispatch for `dsh-dream`: parses flags, connects to (or starts) the bridge for memory
+// commands, and turns DreamErrors into the message + hint a user sees (or a JSON error object).
 import { DreamError, isDreamError } from "../protocol/errors";
-import { MemoryStore } from "../store/memory-store";
 import { flagString, parseArgs } from "./args";
-import { addCommand, importCommand, lifecycleCommand, searchCommand, searchVectorCommand, statusCommand } from "./commands";
+import {
+  addCommand,
+  exportCommand,
+  importCommand,
+  lifecycleCommand,
+  searchCommand,
+  searchVectorCommand,
+  statusCommand,
+  type MemoryApi,
+} from "./commands";
+import { connectBridge } from "./connect";
 import { resolveDataDir } from "./data-dir";
 import { demoCommand } from "./demo";
 import { formatError } from "./format";
 import type { CliIo } from "./io";
+import { serveCommand, stopCommand } from "./serve";
 
 const FLAGS = {
-  values: ["data-dir", "top-k", "scope", "batch", "text", "source-type", "timestamp-ms", "id", "session-id", "turn", "reason", "query-embedding"],
-  switches: ["json", "timeline", "help"],
+  values: [
+    "data-dir", "top-k", "scope", "batch", "text", "source-type", "timestamp-ms", "id", "session-id", "turn", "reason",
+    "query-embedding", "idle-exit-ms", "chroma-url",
+  ],
+  switches: ["json", "timeline", "help", "with-vectors", "no-chroma"],
 } as const;
 
 export const USAGE = `usage: dsh-dream [--data-dir DIR] <command> [options]
 
-commands:
+memory commands (they talk to the bridge for the data directory, starting one if none runs):
   import FILE.jsonl                     import one record per line; bad lines are reported and skipped
   add --text T --source-type S [--timestamp-ms N] [--id ID] [--scope S] [--session-id ID] [--turn N]
   search QUERY [--top-k N] [--timeline] [--scope S] [--query-embedding FILE] [--json]
@@ -24,13 +37,33 @@ commands:
   search-vector --query-embedding FILE [--top-k N] [--scope S] [--json]   dense-only diagnostics
   status [--json]
   forget ID | quarantine ID --reason R | release ID
+  export FILE.jsonl [--with-vectors]    every memory in the import format
+
+bridge:
+  serve [--chroma-url URL | --no-chroma] [--idle-exit-ms N]   run the bridge in the foreground
+  stop                                  stop the bridge for the data directory
+
   demo                                  offline walk-through in a temporary data directory
 
 source types: user_message, assistant_message, system_fact, tool_result
 data directory: --data-dir, else $DSH_HOME/dsh-dream (DSH_HOME defaults to ~/.dsh)
 `;
 
-export function runCli(argv: readonly string[], io: CliIo): number {
+type MemoryCommand = (api: MemoryApi, args: ReturnType<typeof parseArgs>, io: CliIo) => Promise<number>;
+
+const MEMORY_COMMANDS: Record<string, MemoryCommand> = {
+  import: importCommand,
+  add: addCommand,
+  search: searchCommand,
+  "search-vector": searchVectorCommand,
+  status: statusCommand,
+  export: exportCommand,
+  forget: (api, args, io) => lifecycleCommand(api, "forget", args, io),
+  quarantine: (api, args, io) => lifecycleCommand(api, "quarantine", args, io),
+  release: (api, args, io) => lifecycleCommand(api, "release", args, io),
+};
+
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let json = argv.includes("--json");
   try {
     const args = parseArgs(argv, FLAGS);
@@ -41,25 +74,14 @@ export function runCli(argv: readonly string[], io: CliIo): number {
       return command === undefined && !args.flags.has("help") ? 2 : 0;
     }
     const sub = { ...args, positionals: rest };
-    if (command === "demo") return demoCommand(io, flagString(args, "data-dir") === undefined ? undefined : resolveDataDir(flagString(args, "data-dir"), io));
-    const handlers: Record<string, (store: MemoryStore) => number> = {
-      import: (store) => importCommand(store, sub, io),
-      add: (store) => addCommand(store, sub, io),
-      search: (store) => searchCommand(store, sub, io),
-      "search-vector": (store) => searchVectorCommand(store, sub, io),
-      status: (store) => statusCommand(store, sub, io),
-      forget: (store) => lifecycleCommand(store, "forget", sub, io),
-      quarantine: (store) => lifecycleCommand(store, "quarantine", sub, io),
-      release: (store) => lifecycleCommand(store, "release", sub, io),
-    };
-    const handler = handlers[command];
+    const dataDirFlag = flagString(args, "data-dir");
+    const dataDir = resolveDataDir(dataDirFlag, io);
+    if (command === "demo") return await demoCommand(io, dataDirFlag === undefined ? undefined : dataDir);
+    if (command === "serve") return await serveCommand(dataDir, sub, io);
+    if (command === "stop") return await stopCommand(dataDir, io);
+    const handler = MEMORY_COMMANDS[command];
     if (!handler) throw new DreamError("BAD_ARGUMENTS", `unknown command "${command}"`);
-    const store = MemoryStore.open({ dataDir: resolveDataDir(flagString(args, "data-dir"), io) });
-    try {
-      return handler(store);
-    } finally {
-      store.close();
-    }
+    return await handler(await connectBridge(dataDir, io, { start: true }), sub, io);
   } catch (error) {
     if (!isDreamError(error)) throw error;
     if (json) io.out(JSON.stringify({ error: error.toJSON() }) + "\n");

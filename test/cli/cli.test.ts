@@ -16,6 +16,10 @@ describe("dsh-dream CLI", () => {
     work = tempDir("cli-");
     dataDir = path.join(work, "data");
   });
+  // Memory commands start a bridge on demand; stop it so that no process outlives its test.
+  afterEach(() => {
+    expect(runCli(["--data-dir", dataDir, "stop"]).code).toBe(0);
+  });
 
   it("imports a JSONL file, reporting bad lines by number and skipping only them", () => {
     const file = writeJsonl(work, "in.jsonl", [
@@ -101,6 +105,7 @@ describe("dsh-dream CLI", () => {
     const home = path.join(work, "dsh-home");
     runCli(["add", "--text", "hello", "--source-type", "user_message"], { env: { DSH_HOME: home } });
     expect(fs.existsSync(path.join(home, "dsh-dream", "journal.jsonl"))).toBe(true);
+    expect(runCli(["stop"], { env: { DSH_HOME: home } }).stdout).toContain("stopped the bridge");
   });
 
   it("exits 2 with usage on an unknown option", () => {

@@ -1,0 +1,109 @@
+// `npm run bench:bridge -- --records N [--json]`: a real bridge process with its embedded Chroma.
+// Measures write acknowledgement (single `add` RPCs), bulk import, Chroma ingest (until the replica
+// has caught up), bridge start until the first search is answered, and RSS of bridge and Chroma.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { BridgeClient } from "../bridge/client/bridge-client";
+import { machineInfo, percentile } from "./stats";
+import { SyntheticCorpus } from "./synthetic-corpus";
+
+const CLI = path.join(__dirname, "cli.cjs");
+const IMPORT_BATCH = 1000;
+const ACK_SAMPLES = 300;
+
+async function serve(dataDir: string): Promise<{ child: ChildProcess; client: BridgeClient; startMs: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [CLI, "--data-dir", dataDir, "serve"], { stdio: "ignore" });
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`bridge exited with ${child.exitCode}`);
+    try {
+      const client = BridgeClient.fromDataDir(dataDir);
+      if ((await client.health()).pid === child.pid) {
+        await client.call("search", { query: "warm up 启动" });
+        return { child, client, startMs: performance.now() - started };
+      }
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function stop(bridge: { child: ChildProcess; client: BridgeClient }): Promise<void> {
+  const exited = new Promise((resolve) => bridge.child.on("exit", resolve));
+  await bridge.client.call("shutdown", {});
+  await exited;
+}
+
+function rssMiB(pid: number | null | undefined): number | null {
+  if (!pid || process.platform !== "linux") return null;
+  const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Math.round(Number(match[1]) / 1024) : null;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const at = argv.indexOf("--records");
+  const records = at === -1 ? 10_000 : Number(argv[at + 1]);
+  if (!Number.isInteger(records) || records <= 0) throw new Error("--records must be a positive integer");
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-bridge-"));
+  const corpus = new SyntheticCorpus();
+  const embedding = (vector: number[]) => ({ provider: "bench", model: "synthetic-512", vector });
+  try {
+    let bridge = await serve(dataDir);
+    const ingestStarted = performance.now();
+    for (let start = 0; start < records; start += IMPORT_BATCH) {
+      const batch = [];
+      for (let i = start; i < Math.min(records, start + IMPORT_BATCH); i++) {
+        const r = corpus.record(i);
+        batch.push({ id: r.id, text: r.text, source_type: "user_message", timestamp_ms: 1_700_000_000_000 + i, embedding: embedding(r.vector) });
+      }
+      await bridge.client.call("import", { records: batch });
+      process.stderr.write(`\rimported ${Math.min(records, start + IMPORT_BATCH)}/${records}`);
+    }
+    const importSeconds = (performance.now() - ingestStarted) / 1000;
+    const acks: number[] = [];
+    for (let i = 0; i < ACK_SAMPLES; i++) {
+      const r = corpus.record(records + i);
+      const t = performance.now();
+      await bridge.client.call("add", { id: r.id, text: r.text, source_type: "user_message", embedding: embedding(r.vector) });
+      acks.push(performance.now() - t);
+    }
+    let status: Record<string, any>;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      status = await bridge.client.call<Record<string, any>>("status", {});
+      process.stderr.write(`\rchroma pending ${status.chroma.pending_bytes} bytes      `);
+    } while (status.chroma.pending_bytes > 0);
+    const chromaSeconds = (performance.now() - ingestStarted) / 1000;
+    const rss = { bridge_mib: rssMiB(bridge.child.pid), chroma_mib: rssMiB(status.chroma.pid) };
+    await stop(bridge);
+    bridge = await serve(dataDir);
+    const restartMs = bridge.startMs;
+    await stop(bridge);
+    process.stderr.write("\n");
+    const result = {
+      benchmark: "bridge",
+      records,
+      dim: corpus.dim,
+      write_ack_ms: { p50_ms: percentile(acks, 50), p95_ms: percentile(acks, 95) },
+      import_records_per_s: Math.round(records / importSeconds),
+      chroma_ingest_records_per_s: Math.round((records + ACK_SAMPLES) / chromaSeconds),
+      bridge_start_ms: Math.round(restartMs),
+      rss,
+      machine: machineInfo(),
+    };
+    console.log(`write ack p50 ${result.write_ack_ms.p50_ms} ms, p95 ${result.write_ack_ms.p95_ms} ms`);
+    console.log(`import ${result.import_records_per_s} rec/s; chroma caught up at ${result.chroma_ingest_records_per_s} rec/s`);
+    console.log(`bridge start (to first answered search) ${result.bridge_start_ms} ms; RSS bridge ${rss.bridge_mib} MiB, chroma ${rss.chroma_mib} MiB`);
+    if (argv.includes("--json")) console.log(JSON.stringify(result));
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main(process.argv.slice(2)).catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,183 @@
+// Follows the journal into Chroma, off the request path: the journal is the acknowledgement, Chroma
+// is a replica. A persisted cursor (journal byte offset) survives restarts; entries past it are
+// replayed on start. Upserts are idempotent, so replaying twice never duplicates.
+import fs from "node:fs";
+import path from "node:path";
+import { readEntriesFrom, type JournalEntry } from "../store/journal";
+import { decodeEntry } from "../store/journal-entries";
+import type { EmbeddingInput, MemoryRecord } from "../store/records";
+import type { ChromaCollections } from "./chroma-collections";
+
+const READ_BYTES = 4 * 1024 * 1024;
+const MAX_BATCH_ROWS = 1000;
+const RETRY_MIN_MS = 250;
+const RETRY_MAX_MS = 10_000;
+
+export interface SyncSource {
+  readonly journalPath: string;
+  readonly journalEndOffset: number;
+  /** The record as it is now, with its current vector, or undefined once forgotten. */
+  currentRecord(id: string): { record: MemoryRecord; embedding?: EmbeddingInput } | undefined;
+}
+
+export interface SyncStatus {
+  cursor: number;
+  pending_bytes: number;
+  synced_entries: number;
+  last_error: string | null;
+  last_synced_ms: number | null;
+}
+
+type Row = { id: string; document: string; embedding: Float32Array; metadata: Record<string, string | number | boolean> };
+type Operation = { kind: "upsert"; collection: string; rows: Row[] } | { kind: "delete"; ids: string[] };
+
+export class ChromaSync {
+  private cursor: number;
+  private running = false;
+  private timer: NodeJS.Timeout | undefined;
+  private retryMs = RETRY_MIN_MS;
+  private stopped = false;
+  private syncedEntries = 0;
+  private lastError: string | null = null;
+  private lastSyncedMs: number | null = null;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(
+    private readonly source: SyncSource,
+    private readonly chroma: ChromaCollections,
+    private readonly cursorPath: string,
+    private readonly target: string,
+  ) {
+    this.cursor = readCursor(cursorPath, target);
+  }
+
+  get pendingBytes(): number {
+    return Math.max(0, this.source.journalEndOffset - this.cursor);
+  }
+
+  status(): SyncStatus {
+    return {
+      cursor: this.cursor,
+      pending_bytes: this.pendingBytes,
+      synced_entries: this.syncedEntries,
+      last_error: this.lastError,
+      last_synced_ms: this.lastSyncedMs,
+    };
+  }
+
+  /** Asks for a sync soon; called after every acknowledged write. Never throws. */
+  poke(): void {
+    if (this.stopped || this.running || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.pump();
+    }, 0);
+  }
+
+  /** Resolves once everything acknowledged so far is in Chroma (tests, shutdown, status). */
+  whenIdle(): Promise<void> {
+    if (this.pendingBytes === 0 && !this.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.poke();
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.stopped || this.running) return;
+    this.running = true;
+    try {
+      while (!this.stopped && this.pendingBytes > 0) {
+        const { entries, endOffset } = readEntriesFrom(this.source.journalPath, this.cursor, READ_BYTES);
+        if (endOffset === this.cursor) break;
+        for (const operation of this.plan(entries)) await this.send(operation);
+        this.cursor = endOffset;
+        this.syncedEntries += entries.length;
+        writeCursor(this.cursorPath, this.target, endOffset);
+      }
+      this.lastError = null;
+      this.lastSyncedMs = Date.now();
+      this.retryMs = RETRY_MIN_MS;
+    } catch (error) {
+      // Chroma is down or refused a batch: the journal still holds everything; try again later.
+      this.lastError = (error as Error).message;
+      this.scheduleRetry();
+    } finally {
+      this.running = false;
+    }
+    if (this.pendingBytes === 0 || this.stopped) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  private scheduleRetry(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.pump();
+    }, this.retryMs);
+    this.timer.unref?.();
+    this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+  }
+
+  /** Turns journal entries into ordered Chroma operations, coalescing neighbours of one kind. */
+  private plan(entries: JournalEntry[]): Operation[] {
+    const operations: Operation[] = [];
+    for (const entry of entries) {
+      const change = decodeEntry(entry);
+      if (change.op === "forget") {
+        const last = operations.at(-1);
+        if (last?.kind === "delete") last.ids.push(change.id);
+        else operations.push({ kind: "delete", ids: [change.id] });
+        continue;
+      }
+      // Adds carry their own vector; quarantine/release re-upsert the record as it is now.
+      const current = change.op === "add" ? { record: change.record, embedding: change.embedding } : this.source.currentRecord(change.id);
+      if (!current?.embedding) continue; // no vector yet: Chroma holds only embedded memories
+      const collection = this.chroma.collectionName(bindingOf(current.embedding));
+      const row: Row = {
+        id: current.record.id,
+        document: current.record.text,
+        embedding: current.embedding.vector,
+        metadata: this.chroma.metadataFor(current.record, bindingOf(current.embedding)),
+      };
+      const last = operations.at(-1);
+      if (last?.kind === "upsert" && last.collection === collection && last.rows.length < MAX_BATCH_ROWS) last.rows.push(row);
+      else operations.push({ kind: "upsert", collection, rows: [row] });
+    }
+    return operations;
+  }
+
+  private async send(operation: Operation): Promise<void> {
+    if (operation.kind === "delete") return this.chroma.deleteFromAll(operation.ids);
+    const first = operation.rows[0].metadata;
+    await this.chroma.ensureCollection({ provider: String(first.provider), model: String(first.model), dim: Number(first.dim) });
+    await this.chroma.upsert(operation.collection, operation.rows);
+  }
+}
+
+function bindingOf(embedding: EmbeddingInput): { provider: string; model: string; dim: number } {
+  return { provider: embedding.provider, model: embedding.model, dim: embedding.vector.length };
+}
+
+/** The cursor belongs to one Chroma target; a different target (another URL) starts from zero. */
+function readCursor(cursorPath: string, target: string): number {
+  try {
+    const saved = JSON.parse(fs.readFileSync(cursorPath, "utf8"));
+    return saved.target === target && Number.isSafeInteger(saved.journal_offset) ? saved.journal_offset : 0;
+  } catch {
+    return 0; // no cursor yet (or unreadable): a full, idempotent resync is always safe
+  }
+}
+
+function writeCursor(cursorPath: string, target: string, offset: number): void {
+  fs.mkdirSync(path.dirname(cursorPath), { recursive: true });
+  const tmp = `${cursorPath}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify({ target, journal_offset: offset, updated_ms: Date.now() }));
+  fs.renameSync(tmp, cursorPath);
+}

@@ -1,0 +1,85 @@
+// Bridge settings that live in the data directory (`bridge-config.json`, optional): where Chroma is.
+// Validated at the edge; an unknown key or a bad value stops the bridge with the field named.
+import fs from "node:fs";
+import path from "node:path";
+import { DreamError } from "../protocol/errors";
+import { describe, isPlainObject } from "../store/records";
+
+export const CONFIG_FILE = "bridge-config.json";
+
+export type ChromaConfig =
+  | { mode: "embedded" }
+  | { mode: "external"; url: string; headers?: Record<string, string>; tenant?: string; database?: string }
+  | { mode: "off" };
+
+export interface BridgeConfig {
+  chroma: ChromaConfig;
+}
+
+export const DEFAULT_CONFIG: BridgeConfig = { chroma: { mode: "embedded" } };
+
+export function loadBridgeConfig(dataDir: string): BridgeConfig {
+  const file = path.join(dataDir, CONFIG_FILE);
+  if (!fs.existsSync(file)) return DEFAULT_CONFIG;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, "utf8").replace(/^\uFEFF/, ""));
+  } catch (error) {
+    throw new DreamError("BAD_JSON", `${file}: ${(error as Error).message}`);
+  }
+  return parseBridgeConfig(raw, file);
+}
+
+export function parseBridgeConfig(raw: unknown, source: string): BridgeConfig {
+  if (!isPlainObject(raw)) throw invalid(source, "config", "must be a JSON object");
+  onlyKeys(raw, ["chroma"], source, "");
+  if (raw.chroma === undefined) return DEFAULT_CONFIG;
+  return { chroma: parseChroma(raw.chroma, source) };
+}
+
+function parseChroma(value: unknown, source: string): ChromaConfig {
+  if (!isPlainObject(value)) throw invalid(source, "chroma", "must be an object");
+  onlyKeys(value, ["mode", "url", "headers", "tenant", "database"], source, "chroma.");
+  const mode = value.mode ?? (value.url === undefined ? "embedded" : "external");
+  if (mode === "embedded" || mode === "off") {
+    if (value.url !== undefined) throw invalid(source, "chroma.url", `is only used with mode "external" (mode is "${mode}")`);
+    return { mode };
+  }
+  if (mode !== "external") throw invalid(source, "chroma.mode", `must be "embedded", "external" or "off" (got ${describe(mode)})`);
+  const config: ChromaConfig = { mode, url: parseUrl(value.url, source) };
+  if (value.headers !== undefined) {
+    if (!isPlainObject(value.headers) || !Object.values(value.headers).every((v) => typeof v === "string")) {
+      throw invalid(source, "chroma.headers", "must be an object of header name to string value");
+    }
+    config.headers = value.headers as Record<string, string>;
+  }
+  for (const key of ["tenant", "database"] as const) {
+    if (value[key] === undefined) continue;
+    if (typeof value[key] !== "string" || value[key] === "") throw invalid(source, `chroma.${key}`, "must be a non-empty string");
+    config[key] = value[key] as string;
+  }
+  return config;
+}
+
+export function parseUrl(value: unknown, source: string): string {
+  if (typeof value !== "string") throw invalid(source, "chroma.url", `must be an http(s) URL (got ${describe(value)})`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalid(source, "chroma.url", `is not a valid URL (got ${describe(value)})`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw invalid(source, "chroma.url", "must start with http:// or https://");
+  if (url.username || url.password) throw invalid(source, "chroma.url", "must not carry credentials; put them in chroma.headers");
+  return url.origin;
+}
+
+function onlyKeys(value: Record<string, unknown>, allowed: string[], source: string, prefix: string): void {
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) throw invalid(source, prefix + key, `is not a known setting; allowed: ${allowed.map((k) => prefix + k).join(", ")}`);
+  }
+}
+
+function invalid(source: string, field: string, problem: string): DreamError {
+  return new DreamError("INVALID_FIELD", `${source}: ${field} ${problem}`, { field });
+}

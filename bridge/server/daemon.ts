@@ -1,0 +1,187 @@
+// One bridge per data directory: opens the store (which takes the directory lock), starts or
+// connects Chroma, follows the journal into it, serves the RPC on loopback and writes the bridge
+// file. stop() undoes all of it in reverse order and leaves no process, socket or timer behind.
+import fs from "node:fs";
+import path from "node:path";
+import { ChromaCollections } from "../chroma/chroma-collections";
+import { EmbeddedChroma } from "../chroma/chroma-process";
+import { ChromaSync } from "../chroma/chroma-sync";
+import { PROTOCOL_VERSION } from "../protocol/wire";
+import { MemoryStore } from "../store/memory-store";
+import { loadOrCreateToken, removeBridgeFile, writeBridgeFile } from "./bridge-file";
+import type { BridgeConfig } from "./bridge-config";
+import { BridgeLog } from "./bridge-log";
+import { createBridgeService } from "./bridge-service";
+import { startRpcServer, type RpcServer } from "./rpc-server";
+
+export interface BridgeOptions {
+  dataDir: string;
+  config: BridgeConfig;
+  version: string;
+  /** Exit after this long without a request (on-demand bridges); undefined = run until stopped. */
+  idleExitMs?: number;
+}
+
+// A checkpoint rewrites every part (about 2 s at 100k memories), so it is taken only when the bridge
+// has been quiet for a while and enough journal has grown that a restart would replay for long.
+const CHECKPOINT_CHECK_MS = 30_000;
+const CHECKPOINT_QUIET_MS = 10_000;
+const CHECKPOINT_AFTER_BYTES = 64 * 1024 * 1024;
+
+export interface RunningBridge {
+  port: number;
+  /** Resolves when the bridge has fully stopped, whoever asked it to. */
+  stopped: Promise<void>;
+  stop(reason: string): Promise<void>;
+}
+
+interface Replica {
+  chroma?: EmbeddedChroma;
+  collections: ChromaCollections;
+  sync: ChromaSync;
+  mode: string;
+  url: string;
+}
+
+export async function startBridge(options: BridgeOptions): Promise<RunningBridge> {
+  const log = new BridgeLog(options.dataDir);
+  const store = MemoryStore.open({ dataDir: options.dataDir });
+  let replica: Replica | undefined;
+  let server: RpcServer | undefined;
+  let idleTimer: NodeJS.Timeout | undefined;
+  let lastRequestMs = Date.now();
+  const checkpointTimer = setInterval(() => {
+    if (Date.now() - lastRequestMs < CHECKPOINT_QUIET_MS || store.journalBytesSinceCheckpoint < CHECKPOINT_AFTER_BYTES) return;
+    try {
+      const taken = store.checkpoint();
+      log.info(`checkpoint at journal offset ${taken.offset}`);
+    } catch (error) {
+      log.error(`checkpoint failed: ${(error as Error).message}`);
+    }
+  }, CHECKPOINT_CHECK_MS);
+  checkpointTimer.unref();
+  let stopping: Promise<void> | undefined;
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
+
+  const stop = (reason: string): Promise<void> => {
+    stopping ??= (async () => {
+      log.info(`stopping: ${reason}`);
+      if (idleTimer) clearTimeout(idleTimer);
+      clearInterval(checkpointTimer);
+      removeBridgeFile(options.dataDir, process.pid);
+      await server?.close();
+      await replica?.sync.whenIdle().catch(() => undefined);
+      replica?.sync.stop();
+      await replica?.chroma?.stop();
+      store.close();
+      log.info("stopped");
+      resolveStopped();
+    })();
+    return stopping;
+  };
+  const touch = () => {
+    lastRequestMs = Date.now();
+    if (options.idleExitMs === undefined) return;
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => void stop("idle"), options.idleExitMs);
+  };
+
+  try {
+    const token = loadOrCreateToken(options.dataDir);
+    replica = await startReplica(options, store, log);
+    const handle = createBridgeService(store, {
+      status: async () => ({
+        bridge: { pid: process.pid, port: server?.port ?? null, version: options.version, data_dir_bytes: directoryBytes(options.dataDir) },
+        chroma: await replicaStatus(replica, store),
+      }),
+      shutdown: () => setImmediate(() => void stop("shutdown requested")),
+    });
+    server = await startRpcServer({
+      token,
+      handle: (method, params) => {
+        touch();
+        return handle(method, params);
+      },
+      onError: (error, context) => log.error(`${context.method ?? "request"} failed: ${(error as Error).stack ?? String(error)}`),
+    });
+    writeBridgeFile(options.dataDir, { port: server.port, pid: process.pid, version: options.version, protocol: PROTOCOL_VERSION, token, started_ms: Date.now() });
+    touch();
+    log.info(`serving on 127.0.0.1:${server.port}, pid ${process.pid}, chroma ${replica?.mode ?? "off"}`);
+    return { port: server.port, stopped, stop };
+  } catch (error) {
+    log.error(`start failed: ${(error as Error).message}`);
+    await stop("start failed");
+    throw error;
+  }
+}
+
+async function startReplica(options: BridgeOptions, store: MemoryStore, log: BridgeLog): Promise<Replica | undefined> {
+  const chromaConfig = options.config.chroma;
+  if (chromaConfig.mode === "off") return undefined;
+  let chroma: EmbeddedChroma | undefined;
+  let collections: ChromaCollections;
+  let url: string;
+  if (chromaConfig.mode === "embedded") {
+    chroma = await EmbeddedChroma.start({ dataDir: path.join(options.dataDir, "chroma") });
+    chroma.on("exit", (exit) => log.error(`chroma exited (code ${exit.code}, signal ${exit.signal}); restarting`));
+    chroma.on("restarted", (info) => log.info(`chroma restarted, pid ${info.pid}`));
+    url = chroma.url;
+    collections = new ChromaCollections({ url });
+  } else {
+    url = chromaConfig.url;
+    collections = new ChromaCollections({ url, headers: chromaConfig.headers, tenant: chromaConfig.tenant, database: chromaConfig.database });
+  }
+  const target = chromaConfig.mode === "embedded" ? "embedded" : `external:${chromaConfig.url}/${chromaConfig.tenant ?? ""}/${chromaConfig.database ?? ""}`;
+  const sync = new ChromaSync(syncSource(store), collections, path.join(options.dataDir, "chroma-sync.json"), target);
+  store.onCommit(() => sync.poke());
+  store.setReceiptNotes(() => ({ persistence: { chroma: chromaConfig.mode, ...summarise(sync) } }));
+  sync.poke();
+  return { chroma, collections, sync, mode: chromaConfig.mode, url };
+}
+
+function syncSource(store: MemoryStore) {
+  return {
+    get journalPath() {
+      return store.journalPath;
+    },
+    get journalEndOffset() {
+      return store.journalEndOffset;
+    },
+    currentRecord: (id: string) => store.currentWithVector(id),
+  };
+}
+
+function summarise(sync: ChromaSync): { replica: "in sync" | "catching up" | "unavailable"; pending_bytes: number } {
+  const status = sync.status();
+  const replica = status.last_error ? "unavailable" : status.pending_bytes > 0 ? "catching up" : "in sync";
+  return { replica, pending_bytes: status.pending_bytes };
+}
+
+async function replicaStatus(replica: Replica | undefined, store: MemoryStore): Promise<Record<string, unknown>> {
+  if (!replica) return { mode: "off" };
+  const healthy = await replica.collections.heartbeat();
+  // Per embedding space: vectors held in memory vs rows in the Chroma collection.
+  const collections = await Promise.all(
+    store.vectors.summary().map(async (space) => {
+      const name = replica.collections.collectionName(space);
+      const rows = healthy ? await replica.collections.count(name).catch(() => null) : null;
+      return { name, provider: space.provider, model: space.model, dim: space.dim, vectors: space.vectors, chroma_rows: rows };
+    }),
+  );
+  return { mode: replica.mode, url: replica.url, pid: replica.chroma?.pid ?? null, healthy, collections, ...replica.sync.status() };
+}
+
+/** Total size of the data directory (journal, checkpoint, Chroma files). */
+function directoryBytes(dir: string): number {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    try {
+      total += entry.isDirectory() ? directoryBytes(full) : fs.statSync(full).size;
+    } catch {
+      // A file removed while we walk (Chroma compaction, a rotated log) simply no longer counts.
+    }
+  }
+  return total;
+}

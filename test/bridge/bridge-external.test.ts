@@ -1,0 +1,53 @@
+// An external Chroma (here: a separate server process on loopback) replaces the embedded one, with
+// the same collection layout; a bad Chroma setting stops the bridge before it touches anything.
+import fs from "node:fs";
+import path from "node:path";
+import { ChromaCollections } from "../../bridge/chroma/chroma-collections";
+import { EmbeddedChroma } from "../../bridge/chroma/chroma-process";
+import { tempDir } from "../store/helpers";
+import { runCli } from "../cli/run-cli";
+import { serveBridge, waitForReplica } from "./bridge-process";
+
+describe("a bridge on an external Chroma", () => {
+  let external: EmbeddedChroma;
+  beforeAll(async () => {
+    external = await EmbeddedChroma.start({ dataDir: tempDir("external-chroma-"), restart: false });
+  });
+  afterAll(async () => external.stop());
+
+  it("writes the same collection layout to the configured server and starts no Chroma of its own", async () => {
+    const dataDir = tempDir("bridge-ext-");
+    const bridge = await serveBridge(dataDir, ["--chroma-url", external.url]);
+    try {
+      await bridge.client.call("add", {
+        id: "ext-1",
+        text: "stored far away",
+        source_type: "system_fact",
+        timestamp_ms: 42,
+        tags: ["remote"],
+        embedding: { provider: "test", model: "ext-2", vector: [0.6, 0.8] },
+      });
+      const status = await waitForReplica(bridge.client);
+      expect(status.chroma).toMatchObject({ mode: "external", url: external.url, pid: null });
+      expect(fs.existsSync(path.join(dataDir, "chroma"))).toBe(false);
+      const chroma = new ChromaCollections({ url: external.url });
+      const name = chroma.collectionName({ provider: "test", model: "ext-2", dim: 2 });
+      const [row] = await chroma.get(name, ["ext-1"]);
+      expect(row.document).toBe("stored far away");
+      expect(row.metadata).toMatchObject({ source_type: "system_fact", timestamp_ms: 42, provider: "test", model: "ext-2", dim: 2 });
+    } finally {
+      await bridge.client.call("shutdown", {});
+      await bridge.exited;
+    }
+  });
+
+  it("refuses to start with a malformed Chroma URL in bridge-config.json, naming the field", () => {
+    const dataDir = tempDir("bridge-badcfg-");
+    fs.writeFileSync(path.join(dataDir, "bridge-config.json"), JSON.stringify({ chroma: { mode: "external", url: "ftp://example" } }));
+    const out = runCli(["--data-dir", dataDir, "serve"]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain("error [INVALID_FIELD]");
+    expect(out.stderr).toContain("chroma.url must start with http:// or https://");
+    expect(fs.existsSync(path.join(dataDir, "journal.jsonl"))).toBe(false);
+  });
+});

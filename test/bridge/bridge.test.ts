@@ -1,0 +1,121 @@
+// The bridge as users meet it: a real `dsh-dream serve` process with its embedded Chroma on loopback.
+import fs from "node:fs";
+import path from "node:path";
+import { BridgeClient } from "../../bridge/client/bridge-client";
+import { ChromaCollections } from "../../bridge/chroma/chroma-collections";
+import type { SearchResponse } from "../../bridge/store/search";
+import { tempDir } from "../store/helpers";
+import { serveBridge, waitForReplica, type ServedBridge } from "./bridge-process";
+
+const vector = (i: number) => [Math.cos(i), Math.sin(i), 0.5, (i % 7) / 7];
+const record = (i: number) => ({
+  id: `m-${i}`,
+  text: `memory number ${i} about topic ${i % 13} 话题${i % 13}`,
+  source_type: "user_message",
+  timestamp_ms: 1_700_000_000_000 + i,
+  embedding: { provider: "test", model: "tiny-4", vector: vector(i) },
+});
+const binding = { provider: "test", model: "tiny-4", dim: 4 };
+
+async function stopBridge(bridge: ServedBridge): Promise<void> {
+  if (bridge.child.exitCode !== null || bridge.child.signalCode !== null) return;
+  await bridge.client.call("shutdown", {}).catch(() => undefined);
+  await bridge.exited;
+}
+
+describe("the bridge process", () => {
+  let dataDir: string;
+  let bridge: ServedBridge;
+  beforeEach(async () => {
+    dataDir = tempDir("bridge-");
+    bridge = await serveBridge(dataDir);
+  });
+  afterEach(async () => stopBridge(bridge));
+
+  it("adds, searches and forgets through the bridge, mirrors to Chroma, and gives the same results after a restart", async () => {
+    await bridge.client.call("import", { records: [record(1), record(2), record(3)] });
+    await bridge.client.call("forget", { id: "m-2" });
+    const before = await bridge.client.call<SearchResponse>("search", { query: "topic 1", top_k: 5 });
+    const status = await waitForReplica(bridge.client);
+    const chroma = new ChromaCollections({ url: status.chroma.url });
+    expect(await chroma.count(chroma.collectionName(binding))).toBe(2);
+    await stopBridge(bridge);
+    expect(fs.existsSync(path.join(dataDir, "bridge.json"))).toBe(false);
+
+    bridge = await serveBridge(dataDir);
+    const after = await bridge.client.call<SearchResponse>("search", { query: "topic 1", top_k: 5 });
+    expect(after.results).toEqual(before.results);
+    expect((await bridge.client.call<Record<string, number>>("status", {})).records).toBe(2);
+  });
+
+  it("refuses a second bridge on the same data directory with a clear message", async () => {
+    const second = await serveBridge(dataDir).then(
+      () => "started",
+      (error: Error) => error.message,
+    );
+    expect(second).toMatch(/DATA_DIR_LOCKED|in use by process/);
+    expect((await bridge.client.health()).pid).toBe(bridge.child.pid);
+  });
+
+  it("refuses a request with a wrong token and changes nothing", async () => {
+    const info = JSON.parse(fs.readFileSync(path.join(dataDir, "bridge.json"), "utf8"));
+    const intruder = new BridgeClient({ dataDir, port: info.port, token: "x".repeat(43) });
+    await expect(intruder.call("add", record(9))).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    expect((await bridge.client.call<Record<string, number>>("status", {})).records).toBe(0);
+  });
+
+  it("answers oversized and malformed requests with error codes and stores nothing", async () => {
+    await expect(bridge.client.call("import", { records: Array.from({ length: 5001 }, (_, i) => record(i)) })).rejects.toMatchObject({
+      code: "INPUT_TOO_LARGE",
+    });
+    await expect(bridge.client.call("add", { text: "x".repeat(200_001), source_type: "user_message" })).rejects.toMatchObject({
+      code: "INPUT_TOO_LARGE",
+      field: "text",
+    });
+    await expect(bridge.client.call("add", { text: "hi", source_type: "model_hint" })).rejects.toMatchObject({ code: "INVALID_SOURCE_TYPE" });
+    await expect(bridge.client.call("search", { query: "" })).rejects.toMatchObject({ code: "INVALID_FIELD", field: "query" });
+    expect((await bridge.client.call<Record<string, number>>("status", {})).records).toBe(0);
+  });
+
+  it("keeps acknowledging writes and answering searches while Chroma is down, then catches up", async () => {
+    await bridge.client.call("import", { records: [record(1), record(2)] });
+    const status = await waitForReplica(bridge.client);
+    process.kill(status.chroma.pid, "SIGKILL");
+    await bridge.client.call("add", record(3));
+    const response = await bridge.client.call<SearchResponse>("search", { query: "memory number 3", top_k: 3 });
+    expect(response.results[0].id).toBe("m-3");
+    const caughtUp = await waitForReplica(bridge.client);
+    expect(caughtUp.chroma.pid).not.toBe(status.chroma.pid);
+    const chroma = new ChromaCollections({ url: caughtUp.chroma.url });
+    expect(await chroma.count(chroma.collectionName(binding))).toBe(3);
+  });
+
+  it("exports every memory in the import format so that export → import → export is identical", async () => {
+    await bridge.client.call("import", {
+      records: [
+        { ...record(1), tags: ["a", "b"], metadata: { mood: "happy", nested: { n: 1 } }, session_id: "s", turn: 0 },
+        { id: "plain", text: "没有向量的记忆", source_type: "system_fact", timestamp_ms: 5, scope: "project:x" },
+      ],
+    });
+    await bridge.client.call("quarantine", { id: "plain", reason: "untrusted source" });
+    const first = await bridge.client.call<{ records: object[]; next: number | null }>("export", {});
+    const otherDir = tempDir("bridge-export-");
+    const other = await serveBridge(otherDir);
+    try {
+      await other.client.call("import", { records: first.records });
+      const second = await other.client.call<{ records: object[] }>("export", {});
+      expect(second.records.map((r) => JSON.stringify(r))).toEqual(first.records.map((r) => JSON.stringify(r)));
+      expect(first.records[1]).toEqual({
+        id: "plain",
+        text: "没有向量的记忆",
+        source_type: "system_fact",
+        timestamp_ms: 5,
+        scope: "project:x",
+        metadata: {},
+        quarantined: "untrusted source",
+      });
+    } finally {
+      await stopBridge(other);
+    }
+  });
+});
