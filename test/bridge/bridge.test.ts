@@ -48,6 +48,33 @@ describe("the bridge process", () => {
     expect((await bridge.client.call<Record<string, number>>("status", {})).records).toBe(2);
   });
 
+  it("reports bridge, Chroma health, counts, pending writes and data-dir size in status", async () => {
+    await bridge.client.call("import", { records: [record(1), record(2)] });
+    const status = await waitForReplica(bridge.client);
+    expect(status).toMatchObject({
+      records: 2,
+      bridge: { pid: bridge.child.pid, port: expect.any(Number), version: expect.any(String), data_dir_bytes: expect.any(Number) },
+      chroma: {
+        mode: "embedded",
+        healthy: true,
+        pid: expect.any(Number),
+        pending_bytes: 0,
+        collections: [{ provider: "test", model: "tiny-4", dim: 4, vectors: 2, chroma_rows: 2, name: expect.stringMatching(/^dsh-dream-[0-9a-f]{16}$/) }],
+      },
+    });
+    expect(status.bridge.data_dir_bytes).toBeGreaterThan(0);
+    expect(JSON.stringify(status)).not.toContain(JSON.parse(fs.readFileSync(path.join(dataDir, "bridge.json"), "utf8")).token);
+  });
+
+  it("shuts down gracefully on SIGTERM: removes its bridge file and stops its Chroma", async () => {
+    const { chroma } = await bridge.client.call<Record<string, any>>("status", {});
+    bridge.child.kill("SIGTERM");
+    expect(await bridge.exited).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, "bridge.json"))).toBe(false);
+    expect(() => process.kill(chroma.pid, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
+    expect(fs.existsSync(path.join(dataDir, "store.lock"))).toBe(false);
+  });
+
   it("refuses a second bridge on the same data directory with a clear message", async () => {
     const second = await serveBridge(dataDir).then(
       () => "started",

@@ -1,0 +1,31 @@
+import { parseBridgeConfig } from "../../bridge/server/bridge-config";
+
+describe("bridge-config.json", () => {
+  it("defaults to the embedded Chroma", () => {
+    expect(parseBridgeConfig({}, "cfg")).toEqual({ chroma: { mode: "embedded" } });
+  });
+
+  it("accepts an external Chroma with headers, tenant and database, keeping only the URL origin", () => {
+    expect(
+      parseBridgeConfig({ chroma: { url: "https://chroma.example:8443/", headers: { Authorization: "Bearer t" }, tenant: "t1", database: "db" } }, "cfg"),
+    ).toEqual({ chroma: { mode: "external", url: "https://chroma.example:8443", headers: { Authorization: "Bearer t" }, tenant: "t1", database: "db" } });
+  });
+
+  it.each([
+    [{ chroma: { mode: "cloud" } }, "chroma.mode", 'must be "embedded", "external" or "off"'],
+    [{ chroma: { mode: "external" } }, "chroma.url", "must be an http(s) URL"],
+    [{ chroma: { url: "https://user:pw@host" } }, "chroma.url", "must not carry credentials"],
+    [{ chroma: { mode: "embedded", url: "http://x" } }, "chroma.url", 'only used with mode "external"'],
+    [{ chroma: { url: "http://x", headers: { a: 1 } } }, "chroma.headers", "header name to string value"],
+    [{ chroma: { port: 8000 } }, "chroma.port", "is not a known setting"],
+    [{ chrome: {} }, "chrome", "is not a known setting"],
+  ])("rejects %j naming %s", (raw, field, message) => {
+    expect(() => parseBridgeConfig(raw, "cfg")).toThrow(expect.objectContaining({ code: "INVALID_FIELD", field, message: expect.stringContaining(message) }));
+  });
+
+  it("never echoes header values in its errors", () => {
+    expect(() => parseBridgeConfig({ chroma: { url: "ftp://x", headers: { Authorization: "Bearer s3cret" } } }, "cfg")).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining("s3cret") }),
+    );
+  });
+});
