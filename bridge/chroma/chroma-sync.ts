@@ -11,6 +11,10 @@ import type { ChromaCollections } from "./chroma-collections";
 const READ_BYTES = 4 * 1024 * 1024;
 const MAX_BATCH_ROWS = 1000;
 const RETRY_MIN_MS = 250;
+// Writes arrive in bursts (a turn, an import); syncing shortly after the burst batches them and keeps
+// Chroma's own disk writes from landing in the middle of the next acknowledgement's fsync.
+const QUIET_DELAY_MS = 100;
+const MAX_DELAY_MS = 1000;
 const RETRY_MAX_MS = 10_000;
 
 export interface SyncSource {
@@ -41,6 +45,7 @@ export class ChromaSync {
   private lastError: string | null = null;
   private lastSyncedMs: number | null = null;
   private idleWaiters: Array<() => void> = [];
+  private firstPokeMs: number | undefined;
 
   constructor(
     private readonly source: SyncSource,
@@ -65,13 +70,18 @@ export class ChromaSync {
     };
   }
 
-  /** Asks for a sync soon; called after every acknowledged write. Never throws. */
-  poke(): void {
-    if (this.stopped || this.running || this.timer) return;
+  /** Asks for a sync once writes pause (at most MAX_DELAY_MS later); called after every acknowledged write. */
+  poke(delayMs = QUIET_DELAY_MS): void {
+    if (this.stopped || this.running) return;
+    const now = Date.now();
+    this.firstPokeMs ??= now;
+    if (this.timer) clearTimeout(this.timer);
+    const wait = Math.max(0, Math.min(delayMs, this.firstPokeMs + MAX_DELAY_MS - now));
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.firstPokeMs = undefined;
       void this.pump();
-    }, 0);
+    }, wait);
   }
 
   /** Resolves once everything acknowledged so far is in Chroma (tests, shutdown, status). */
@@ -79,8 +89,15 @@ export class ChromaSync {
     if (this.pendingBytes === 0 && !this.running) return Promise.resolve();
     return new Promise((resolve) => {
       this.idleWaiters.push(resolve);
-      this.poke();
+      this.poke(0);
     });
+  }
+
+  /** Forgets the cursor: the whole journal is replayed into Chroma again (idempotent upserts). */
+  resyncFromStart(): void {
+    this.cursor = 0;
+    writeCursor(this.cursorPath, this.target, 0);
+    this.poke(0);
   }
 
   stop(): void {

@@ -137,7 +137,31 @@ async function startReplica(options: BridgeOptions, store: MemoryStore, log: Bri
   store.onCommit(() => sync.poke());
   store.setReceiptNotes(() => ({ persistence: { chroma: chromaConfig.mode, ...summarise(sync) } }));
   sync.poke();
+  void verifyReplica(store, collections, sync, log);
   return { chroma, collections, sync, mode: chromaConfig.mode, url };
+}
+
+/**
+ * Once caught up, checks Chroma against the store: a collection with fewer rows than the store has
+ * vectors (Chroma's files lost or replaced while the cursor says "synced") triggers a full resync.
+ */
+async function verifyReplica(store: MemoryStore, collections: ChromaCollections, sync: ChromaSync, log: BridgeLog): Promise<void> {
+  try {
+    await sync.whenIdle();
+    for (const space of store.vectors.summary()) {
+      // ensureCollection first: a wiped Chroma has no collection at all, which must count as 0 rows.
+      const rows = await collections.count(await collections.ensureCollection(space));
+      if (rows < space.vectors) {
+        log.error(`chroma holds ${rows} of ${space.vectors} vectors for ${space.provider}/${space.model}; resyncing from the journal`);
+        sync.resyncFromStart();
+        return;
+      }
+      if (rows > space.vectors) log.error(`chroma holds ${rows - space.vectors} rows the journal does not know for ${space.provider}/${space.model}`);
+    }
+  } catch (error) {
+    // Chroma unreachable: the sync keeps retrying on its own; the check runs again at the next start.
+    log.error(`replica check failed: ${(error as Error).message}`);
+  }
 }
 
 function syncSource(store: MemoryStore) {

@@ -75,6 +75,22 @@ describe("the bridge process", () => {
     expect(fs.existsSync(path.join(dataDir, "store.lock"))).toBe(false);
   });
 
+  it("rebuilds the Chroma replica from the journal when Chroma's files were lost", async () => {
+    await bridge.client.call("import", { records: [record(1), record(2), record(3)] });
+    await waitForReplica(bridge.client);
+    await stopBridge(bridge);
+    fs.rmSync(path.join(dataDir, "chroma"), { recursive: true, force: true });
+    bridge = await serveBridge(dataDir);
+    const deadline = Date.now() + 30_000;
+    let rows = 0;
+    while (Date.now() < deadline && rows !== 3) {
+      const status = await waitForReplica(bridge.client);
+      rows = status.chroma.collections[0]?.chroma_rows ?? 0;
+      if (rows !== 3) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(rows).toBe(3);
+  });
+
   it("refuses a second bridge on the same data directory with a clear message", async () => {
     const second = await serveBridge(dataDir).then(
       () => "started",
