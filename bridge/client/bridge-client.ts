@@ -1,5 +1,6 @@
 // The client side of the bridge wire, shared by the CLI and the DSH plugin: finds the bridge
 // through its bridge file, calls it with the token, and turns every answer back into DreamError.
+import http from "node:http";
 import { DreamError, ERROR_CODES, type ErrorCode } from "../protocol/errors";
 import { HEALTH_PATH, PROTOCOL_VERSION, RPC_LIMITS, RPC_PATH, type HealthResult, type RpcMethod } from "../protocol/wire";
 import { readBridgeFile } from "../server/bridge-file";
@@ -62,18 +63,18 @@ export class BridgeClient {
   }
 
   async #request(httpMethod: "GET" | "POST", path: string, body: string | undefined, timeoutMs: number): Promise<unknown> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#token}` };
-    if (body !== undefined) headers["content-type"] = "application/json";
-    let status: number;
-    let text: string;
+    const headers: Record<string, string | number> = { authorization: `Bearer ${this.#token}` };
+    if (body !== undefined) {
+      headers["content-type"] = "application/json";
+      headers["content-length"] = Buffer.byteLength(body);
+    }
+    let answer: { status: number; text: string };
     try {
-      const response = await fetch(`http://127.0.0.1:${this.port}${path}`, { method: httpMethod, headers, body, signal: AbortSignal.timeout(timeoutMs) });
-      status = response.status;
-      text = await response.text();
+      answer = await send({ port: this.port, method: httpMethod, path, headers, body, timeoutMs });
     } catch (error) {
       throw this.#unavailable(error, timeoutMs);
     }
-    return this.#decode(status, text);
+    return this.#decode(answer.status, answer.text);
   }
 
   #decode(status: number, text: string): unknown {
@@ -97,14 +98,41 @@ export class BridgeClient {
     if ((error as Error)?.name === "TimeoutError") {
       return new DreamError("BRIDGE_UNAVAILABLE", `the bridge for ${this.dataDir} did not answer within ${timeoutMs} ms; the request may still complete`, { cause: error });
     }
-    const cause = (error as { cause?: { code?: unknown } })?.cause;
-    const reason = typeof cause?.code === "string" ? cause.code : (error as Error)?.message ?? String(error);
+    const code = (error as NodeJS.ErrnoException)?.code;
+    const reason = typeof code === "string" ? code : (error as Error)?.message ?? String(error);
     return new DreamError("BRIDGE_UNAVAILABLE", `the bridge for ${this.dataDir} is not answering on 127.0.0.1:${this.port} (${reason})`, { cause: error });
   }
 
   #mismatch(what: string): DreamError {
     return new DreamError("PROTOCOL_MISMATCH", `the program on 127.0.0.1:${this.port} (bridge for ${this.dataDir}) ${what}`);
   }
+}
+
+// node:http with a keep-alive agent rather than fetch: about 1 ms less per call on loopback, which is
+// most of a write acknowledgement's budget. Idle agent sockets are unref'd, so they never hold a CLI open.
+const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+
+function send(request: {
+  port: number;
+  method: string;
+  path: string;
+  headers: Record<string, string | number>;
+  body: string | undefined;
+  timeoutMs: number;
+}): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: "127.0.0.1", port: request.port, method: request.method, path: request.path, headers: request.headers, agent, signal: AbortSignal.timeout(request.timeoutMs) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", (error) => reject(req.destroyed && (error as Error).name === "AbortError" ? Object.assign(new Error("timeout"), { name: "TimeoutError" }) : error));
+    req.end(request.body);
+  });
 }
 
 function isProcessAlive(pid: number): boolean {
