@@ -163,6 +163,14 @@ export class ChromaCollections {
     return ids.flatMap((id) => found.get(id) ?? []);
   }
 
+  /** Removes one of our collections (a superseded embedding space); a missing one is already gone. */
+  async deleteCollection(name: string): Promise<void> {
+    if (!name.startsWith(COLLECTION_PREFIX)) throw new DreamError("INVALID_FIELD", `${name} is not a dsh-dream collection`);
+    if (!(await this.listCollections()).includes(name)) return;
+    await this.call(`delete collection ${name}`, (client) => client.deleteCollection({ name }));
+    this.handles.delete(name);
+  }
+
   /** Our collections only (dsh-dream-*); others on a shared server are left alone. */
   async listCollections(): Promise<string[]> {
     const names: string[] = [];

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { readEntriesFrom, type JournalEntry } from "../store/journal";
-import { decodeEntry } from "../store/journal-entries";
+import { decodeEntry, type StoreChange } from "../store/journal-entries";
 import type { EmbeddingInput, MemoryRecord } from "../store/records";
 import type { ChromaCollections } from "./chroma-collections";
 
@@ -20,8 +20,8 @@ const RETRY_MAX_MS = 10_000;
 export interface SyncSource {
   readonly journalPath: string;
   readonly journalEndOffset: number;
-  /** The record as it is now, with its current vector, or undefined once forgotten. */
-  currentRecord(id: string): { record: MemoryRecord; embedding?: EmbeddingInput } | undefined;
+  /** The record as it is now, with its vectors (one per embedding space), or undefined once forgotten. */
+  currentRecord(id: string): { record: MemoryRecord; embeddings: EmbeddingInput[] } | undefined;
 }
 
 export interface SyncStatus {
@@ -153,21 +153,29 @@ export class ChromaSync {
         else operations.push({ kind: "delete", ids: [change.id] });
         continue;
       }
-      // Adds carry their own vector; quarantine/release re-upsert the record as it is now.
-      const current = change.op === "add" ? { record: change.record, embedding: change.embedding } : this.source.currentRecord(change.id);
-      if (!current?.embedding) continue; // no vector yet: Chroma holds only embedded memories
-      const collection = this.chroma.collectionName(bindingOf(current.embedding));
-      const row: Row = {
-        id: current.record.id,
-        document: current.record.text,
-        embedding: current.embedding.vector,
-        metadata: this.chroma.metadataFor(current.record, bindingOf(current.embedding)),
-      };
-      const last = operations.at(-1);
-      if (last?.kind === "upsert" && last.collection === collection && last.rows.length < MAX_BATCH_ROWS) last.rows.push(row);
-      else operations.push({ kind: "upsert", collection, rows: [row] });
+      if (change.op === "drop_vectors") continue; // the bridge deletes a superseded collection itself
+      for (const [record, embedding] of this.rowsFor(change)) {
+        const collection = this.chroma.collectionName(bindingOf(embedding));
+        const row: Row = { id: record.id, document: record.text, embedding: embedding.vector, metadata: this.chroma.metadataFor(record, bindingOf(embedding)) };
+        const last = operations.at(-1);
+        if (last?.kind === "upsert" && last.collection === collection && last.rows.length < MAX_BATCH_ROWS) last.rows.push(row);
+        else operations.push({ kind: "upsert", collection, rows: [row] });
+      }
     }
     return operations;
+  }
+
+  /**
+   * Adds carry their own vector; a later embedding is upserted only while the memory still has the
+   * text it was computed from; quarantine/release re-upsert the memory in every collection holding it.
+   * Memories without a vector are not in Chroma (it cannot hold a row without an embedding).
+   */
+  private rowsFor(change: Exclude<StoreChange, { op: "forget" } | { op: "drop_vectors" }>): Array<[MemoryRecord, EmbeddingInput]> {
+    if (change.op === "add") return change.embedding ? [[change.record, change.embedding]] : [];
+    const current = this.source.currentRecord(change.id);
+    if (!current) return [];
+    if (change.op === "embed") return current.record.content_hash === change.contentHash ? [[current.record, change.embedding]] : [];
+    return current.embeddings.map((embedding) => [current.record, embedding]);
   }
 
   private async send(operation: Operation): Promise<void> {

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { BridgeClient } from "../client/bridge-client";
-import { DEFAULT_CONFIG } from "../server/bridge-config";
+import { defaultBridgeConfig } from "../server/bridge-config";
 import { startBridge } from "../server/daemon";
 import type { SearchResponse } from "../store/search";
 import { formatSearch } from "./format";
@@ -37,7 +37,7 @@ const QUERIES: Array<{ title: string; request: Record<string, unknown> }> = [
 export async function demoCommand(io: CliIo, dataDirFlag: string | undefined): Promise<number> {
   const dataDir = dataDirFlag ?? fs.mkdtempSync(path.join(os.tmpdir(), "dsh-dream-demo-"));
   io.out(`DSH-DREAM demo · data directory ${dataDir}\n\n[1/3] Starting the bridge and its local Chroma (embedded defaults, no network)\n`);
-  const bridge = await startBridge({ dataDir, config: DEFAULT_CONFIG, version: io.version });
+  const bridge = await startBridge({ dataDir, config: defaultBridgeConfig(dataDir), version: io.version, env: io.env });
   try {
     const client = BridgeClient.fromDataDir(dataDir);
     io.out(`  bridge on 127.0.0.1:${bridge.port}, pid ${process.pid}\n\n[2/3] Capturing ${CONVERSATION.length} turns (every turn is written in full)\n`);

@@ -13,6 +13,7 @@ import {
   type MemoryApi,
 } from "./commands";
 import { connectBridge } from "./connect";
+import { downloadModelCommand, reembedCommand } from "./embedding-commands";
 import { resolveDataDir } from "./data-dir";
 import { demoCommand } from "./demo";
 import { formatError } from "./format";
@@ -22,7 +23,7 @@ import { serveCommand, stopCommand } from "./serve";
 const FLAGS = {
   values: [
     "data-dir", "top-k", "scope", "batch", "text", "source-type", "timestamp-ms", "id", "session-id", "turn", "reason",
-    "query-embedding", "idle-exit-ms", "chroma-url",
+    "query-embedding", "idle-exit-ms", "chroma-url", "model", "model-dir", "remote-host",
   ],
   switches: ["json", "timeline", "help", "with-vectors", "no-chroma"],
 } as const;
@@ -38,6 +39,10 @@ memory commands (they talk to the bridge for the data directory, starting one if
   status [--json]
   forget ID | quarantine ID --reason R | release ID
   export FILE.jsonl [--with-vectors]    every memory in the import format
+  reembed [--json]                      follow re-embedding with the configured model (progress bar)
+
+embeddings:
+  download-model [--model M] [--model-dir D] [--remote-host URL]   the one command that downloads a model
 
 bridge:
   serve [--chroma-url URL | --no-chroma] [--idle-exit-ms N]   run the bridge in the foreground
@@ -61,6 +66,7 @@ const MEMORY_COMMANDS: Record<string, MemoryCommand> = {
   forget: (api, args, io) => lifecycleCommand(api, "forget", args, io),
   quarantine: (api, args, io) => lifecycleCommand(api, "quarantine", args, io),
   release: (api, args, io) => lifecycleCommand(api, "release", args, io),
+  reembed: reembedCommand,
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -79,6 +85,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (command === "demo") return await demoCommand(io, dataDirFlag === undefined ? undefined : dataDir);
     if (command === "serve") return await serveCommand(dataDir, sub, io);
     if (command === "stop") return await stopCommand(dataDir, io);
+    if (command === "download-model") return await downloadModelCommand(dataDir, sub, io);
     const handler = MEMORY_COMMANDS[command];
     if (!handler) throw new DreamError("BAD_ARGUMENTS", `unknown command "${command}"`);
     return await handler(await connectBridge(dataDir, io, { start: true }), sub, io);

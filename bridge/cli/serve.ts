@@ -13,7 +13,7 @@ export async function serveCommand(dataDir: string, args: ParsedArgs, io: CliIo)
   const config = withFlags(loadBridgeConfig(dataDir), args);
   const idleExitMs = flagInt(args, "idle-exit-ms");
   if (idleExitMs !== undefined && idleExitMs < 1000) throw new DreamError("BAD_ARGUMENTS", "--idle-exit-ms must be at least 1000");
-  const bridge = await startBridge({ dataDir, config, version: io.version, idleExitMs });
+  const bridge = await startBridge({ dataDir, config, version: io.version, idleExitMs, env: io.env });
   io.onShutdownSignal((signal) => void bridge.stop(`signal ${signal}`));
   io.out(`dsh-dream bridge serving ${dataDir} on 127.0.0.1:${bridge.port} (pid ${process.pid})\n`);
   await bridge.stopped;
@@ -42,10 +42,10 @@ export async function stopCommand(dataDir: string, io: CliIo): Promise<number> {
 
 function withFlags(config: BridgeConfig, args: ParsedArgs): BridgeConfig {
   const url = flagString(args, "chroma-url");
-  if (args.flags.has("no-chroma")) return { chroma: { mode: "off" } };
+  if (args.flags.has("no-chroma")) return { ...config, chroma: { mode: "off" } };
   if (url === undefined) return config;
   const base = config.chroma.mode === "external" ? config.chroma : {};
-  return { chroma: { ...base, mode: "external", url: parseUrl(url, "--chroma-url") } };
+  return { ...config, chroma: { ...base, mode: "external", url: parseUrl(url, "--chroma-url") } };
 }
 
 function isAlive(pid: number): boolean {

@@ -19,6 +19,7 @@ export const RPC_METHODS = [
   "release",
   "status",
   "export",
+  "reembed",
   "shutdown",
 ] as const;
 export type RpcMethod = (typeof RPC_METHODS)[number];

@@ -1,8 +1,10 @@
-// Bridge settings that live in the data directory (`bridge-config.json`, optional): where Chroma is.
+// Bridge settings that live in the data directory (`bridge-config.json`, optional): where Chroma is
+// and which embedding provider the bridge uses (embedding-config.ts).
 // Validated at the edge; an unknown key or a bad value stops the bridge with the field named.
 import fs from "node:fs";
 import path from "node:path";
 import { DreamError } from "../protocol/errors";
+import { defaultEmbeddingConfig, parseEmbeddingConfig, type EmbeddingConfig } from "../embed/embedding-config";
 import { describe, isPlainObject } from "../store/records";
 
 export const CONFIG_FILE = "bridge-config.json";
@@ -14,27 +16,32 @@ export type ChromaConfig =
 
 export interface BridgeConfig {
   chroma: ChromaConfig;
+  embedding: EmbeddingConfig;
 }
 
-export const DEFAULT_CONFIG: BridgeConfig = { chroma: { mode: "embedded" } };
+export function defaultBridgeConfig(dataDir: string): BridgeConfig {
+  return { chroma: { mode: "embedded" }, embedding: defaultEmbeddingConfig(dataDir) };
+}
 
 export function loadBridgeConfig(dataDir: string): BridgeConfig {
   const file = path.join(dataDir, CONFIG_FILE);
-  if (!fs.existsSync(file)) return DEFAULT_CONFIG;
+  if (!fs.existsSync(file)) return defaultBridgeConfig(dataDir);
   let raw: unknown;
   try {
     raw = JSON.parse(fs.readFileSync(file, "utf8").replace(/^\uFEFF/, ""));
   } catch (error) {
     throw new DreamError("BAD_JSON", `${file}: ${(error as Error).message}`);
   }
-  return parseBridgeConfig(raw, file);
+  return parseBridgeConfig(raw, file, dataDir);
 }
 
-export function parseBridgeConfig(raw: unknown, source: string): BridgeConfig {
+export function parseBridgeConfig(raw: unknown, source: string, dataDir: string): BridgeConfig {
   if (!isPlainObject(raw)) throw invalid(source, "config", "must be a JSON object");
-  onlyKeys(raw, ["chroma"], source, "");
-  if (raw.chroma === undefined) return DEFAULT_CONFIG;
-  return { chroma: parseChroma(raw.chroma, source) };
+  onlyKeys(raw, ["chroma", "embedding"], source, "");
+  return {
+    chroma: raw.chroma === undefined ? { mode: "embedded" } : parseChroma(raw.chroma, source),
+    embedding: parseEmbeddingConfig(raw.embedding, dataDir, source),
+  };
 }
 
 function parseChroma(value: unknown, source: string): ChromaConfig {

@@ -5,12 +5,17 @@ import type { MemoryStore } from "../store/memory-store";
 import { describe, isPlainObject, validateEmbedding, validateScope } from "../store/records";
 import { parseSearchRequest, SEARCH_LIMITS } from "../store/search-request";
 import { RPC_LIMITS, type RpcMethod } from "../protocol/wire";
+import type { QueryVector } from "../embed/embedding-service";
 
 export interface ServiceHooks {
   /** Extra status sections (bridge process, Chroma, sync). */
   status(): Promise<Record<string, unknown>>;
   /** Asks the bridge to shut down after the reply is sent. */
   shutdown(): void;
+  /** Embeds a query with the configured provider, or says why dense recall cannot take part. */
+  embedQuery(text: string): Promise<QueryVector>;
+  /** Starts (or reports) re-embedding; throws REEMBED_REFUSED with what to do when it may not run. */
+  reembed(): Record<string, unknown>;
 }
 
 export function createBridgeService(store: MemoryStore, hooks: ServiceHooks): (method: RpcMethod, params: Record<string, unknown>) => Promise<unknown> {
@@ -24,7 +29,16 @@ export function createBridgeService(store: MemoryStore, hooks: ServiceHooks): (m
       }
       return store.importRecords(records);
     },
-    search: (params) => store.search(parseSearchRequest(params)),
+    search: async (params) => {
+      const request = parseSearchRequest(params);
+      if (!request.queryEmbedding) {
+        const query = await hooks.embedQuery(request.query);
+        if (query.embedding) request.queryEmbedding = query.embedding;
+        else request.denseFallback = query.fallback;
+      }
+      return store.search(request);
+    },
+    reembed: () => hooks.reembed(),
     search_vector: (params) => {
       const embedding = validateEmbedding(params.query_embedding, "query_embedding");
       const topK = optionalInt(params.top_k, "top_k", 1, SEARCH_LIMITS.maxTopK) ?? SEARCH_LIMITS.defaultTopK;

@@ -7,7 +7,11 @@ import { ChromaCollections } from "../chroma/chroma-collections";
 import { EmbeddedChroma } from "../chroma/chroma-process";
 import { ChromaSync } from "../chroma/chroma-sync";
 import { PROTOCOL_VERSION } from "../protocol/wire";
+import { createProvider } from "../embed/create-provider";
+import { EmbeddingService } from "../embed/embedding-service";
+import { DreamError } from "../protocol/errors";
 import { MemoryStore } from "../store/memory-store";
+import type { VectorBinding } from "../store/vector-spaces";
 import { loadOrCreateToken, removeBridgeFile, writeBridgeFile } from "./bridge-file";
 import type { BridgeConfig } from "./bridge-config";
 import { BridgeLog } from "./bridge-log";
@@ -18,6 +22,8 @@ export interface BridgeOptions {
   dataDir: string;
   config: BridgeConfig;
   version: string;
+  /** Where secrets named by the config (the embedding API key variable) are read from. */
+  env: Readonly<Record<string, string | undefined>>;
   /** Exit after this long without a request (on-demand bridges); undefined = run until stopped. */
   idleExitMs?: number;
 }
@@ -47,6 +53,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const log = new BridgeLog(options.dataDir);
   const store = MemoryStore.open({ dataDir: options.dataDir });
   let replica: Replica | undefined;
+  let embedder: EmbeddingService | undefined;
   let server: RpcServer | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let lastRequestMs = Date.now();
@@ -71,6 +78,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       clearInterval(checkpointTimer);
       removeBridgeFile(options.dataDir, process.pid);
       await server?.close();
+      await embedder?.stop();
       await replica?.sync.whenIdle().catch(() => undefined);
       replica?.sync.stop();
       await replica?.chroma?.stop();
@@ -90,10 +98,25 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   try {
     const token = loadOrCreateToken(options.dataDir);
     replica = await startReplica(options, store, log);
+    embedder = new EmbeddingService(store, createProvider(options.config.embedding, options.env), options.config.embedding, {
+      log: (message) => log.info(message),
+      spaceDropped: (binding) => void dropCollection(replica, binding, log),
+    });
+    store.onCommit(() => embedder?.poke());
+    await embedder.start();
+    const service = embedder;
     const handle = createBridgeService(store, {
+      embedQuery: (text) => service.embedQuery(text),
+      reembed: () => {
+        const refusal = service.refusal();
+        if (refusal) throw new DreamError(service.status().state === "refused" ? "REEMBED_REFUSED" : "EMBEDDING_UNAVAILABLE", refusal);
+        service.poke();
+        return service.status();
+      },
       status: async () => ({
         bridge: { pid: process.pid, port: server?.port ?? null, version: options.version, data_dir_bytes: directoryBytes(options.dataDir) },
         chroma: await replicaStatus(replica, store),
+        embedding: service.status(),
       }),
       shutdown: () => setImmediate(() => void stop("shutdown requested")),
     });
@@ -141,6 +164,18 @@ async function startReplica(options: BridgeOptions, store: MemoryStore, log: Bri
   return { chroma, collections, sync, mode: chromaConfig.mode, url };
 }
 
+/** A superseded embedding space leaves Chroma too, unless the new model writes to the same collection. */
+async function dropCollection(replica: Replica | undefined, binding: VectorBinding, log: BridgeLog): Promise<void> {
+  if (!replica) return;
+  try {
+    await replica.sync.whenIdle();
+    await replica.collections.deleteCollection(replica.collections.collectionName(binding));
+    log.info(`deleted the superseded Chroma collection of ${binding.provider}/${binding.model} (${binding.dim} dims)`);
+  } catch (error) {
+    log.error(`could not delete the superseded Chroma collection: ${(error as Error).message}`);
+  }
+}
+
 /**
  * Once caught up, checks Chroma against the store: a collection with fewer rows than the store has
  * vectors (Chroma's files lost or replaced while the cursor says "synced") triggers a full resync.
@@ -172,7 +207,7 @@ function syncSource(store: MemoryStore) {
     get journalEndOffset() {
       return store.journalEndOffset;
     },
-    currentRecord: (id: string) => store.currentWithVector(id),
+    currentRecord: (id: string) => store.currentWithVectors(id),
   };
 }
 

@@ -18,6 +18,8 @@ export interface SpaceEntry {
   provider: string;
   model: string;
   dim: number;
+  modelDigest: string | null;
+  configHash: string | null;
   vectors: number;
   part: PartRef;
 }
@@ -111,6 +113,8 @@ function isSpace(value: unknown): value is SpaceEntry {
     typeof value.model === "string" &&
     isCount(value.dim) &&
     value.dim > 0 &&
+    (value.modelDigest === null || typeof value.modelDigest === "string") &&
+    (value.configHash === null || typeof value.configHash === "string") &&
     isCount(value.vectors) &&
     isPart(value.part)
   );

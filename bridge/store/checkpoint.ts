@@ -69,7 +69,8 @@ function writeFiles(dir: string, image: StoreImage): CheckpointWritten {
     const { docs, rows } = space.index.exportRows();
     const hashes = Array.from(docs, (doc) => space.contentHashByDoc.get(doc)!);
     const part = writePart(dir, `${generation}.vectors-${i}.bin`, encodeVectorPart(space.dim, { docs, hashes, rows }));
-    return { provider: space.provider, model: space.model, dim: space.dim, vectors: docs.length, part };
+    const { provider, model, dim, modelDigest, configHash } = space;
+    return { provider, model, dim, modelDigest, configHash, vectors: docs.length, part };
   });
   const manifest: Manifest = {
     format: CHECKPOINT_FORMAT,

@@ -11,13 +11,13 @@ import { AuditLog } from "./audit-log";
 import { type CheckpointWritten, loadCheckpoint, type RestoredState, writeCheckpoint } from "./checkpoint";
 import { Journal, type JournalEntry, type ReplayReport } from "./journal";
 import { DirectoryLock } from "./lock";
-import { decodeEntry, encodeAdd } from "./journal-entries";
+import { decodeEntry, encodeAdd, encodeDropVectors, encodeEmbed } from "./journal-entries";
 import { toImportFormat } from "./export-records";
 import { type EmbeddingInput, type MemoryRecord, type RecordDefaults, validateRecordInput } from "./records";
 import { ScopeMasks } from "./scope-masks";
 import { runSearch, type SearchRequest, type SearchResponse, type SearchView } from "./search";
 import { extractSlots, type StateSlot } from "./slots";
-import { VectorSpaces } from "./vector-spaces";
+import { bindingOf, VectorSpaces, type VectorBinding } from "./vector-spaces";
 
 export interface StoreOptions {
   dataDir: string;
@@ -222,7 +222,7 @@ export class MemoryStore implements SearchView {
 
   /** search_vector: dense-only diagnostics (no BM25, fusion, conflicts or packing; quarantine shown, not applied). */
   searchVector(embedding: EmbeddingInput, topK: number, scope?: string): Array<{ id: string; score: number; quarantined: boolean }> {
-    const space = this.vectors.find({ provider: embedding.provider, model: embedding.model, dim: embedding.vector.length });
+    const space = this.vectors.find(bindingOf(embedding));
     if (!space) {
       throw new DreamError("VECTOR_MISMATCH", `no stored vectors for ${embedding.provider}/${embedding.model} with ${embedding.vector.length} dimensions`);
     }
@@ -242,14 +242,46 @@ export class MemoryStore implements SearchView {
     this.receiptNotes = notes;
   }
 
-  /** The record as it is now with its vector, if any (a record has at most one vector per space). */
-  currentWithVector(id: string): { record: MemoryRecord; embedding?: EmbeddingInput } | undefined {
+  /** The record as it is now with its vectors, newest space last (a record has at most one per space). */
+  currentWithVectors(id: string): { record: MemoryRecord; embeddings: EmbeddingInput[] } | undefined {
     const doc = this.docById.get(id);
     const record = doc === undefined ? undefined : this.records[doc];
     if (doc === undefined || !record) return undefined;
-    const [binding] = this.vectors.bindingsOf(doc);
-    const vector = binding && this.vectors.find(binding)?.index.vectorOf(doc);
-    return vector ? { record, embedding: { provider: binding.provider, model: binding.model, vector } } : { record };
+    const embeddings = this.vectors.bindingsOf(doc).flatMap((binding) => {
+      const vector = this.vectors.find(binding)?.index.vectorOf(doc);
+      return vector ? [{ provider: binding.provider, model: binding.model, vector, modelDigest: binding.modelDigest, configHash: binding.configHash }] : [];
+    });
+    return { record, embeddings };
+  }
+
+  /**
+   * Live memories from doc `fromDoc` on without a current vector in `binding`'s space (never embedded,
+   * or embedded by another model or config); `nextDoc` is where the next scan continues.
+   */
+  memoriesNeedingVectors(binding: VectorBinding, fromDoc: number, limit: number): { items: Array<{ id: string; text: string; contentHash: string }>; nextDoc: number } {
+    const space = this.vectors.find(binding);
+    const items: Array<{ id: string; text: string; contentHash: string }> = [];
+    let doc = fromDoc;
+    for (; doc < this.records.length && items.length < limit; doc++) {
+      const record = this.records[doc];
+      if (record && space?.contentHashByDoc.get(doc) !== record.content_hash) items.push({ id: record.id, text: record.text, contentHash: record.content_hash });
+    }
+    return { items, nextDoc: doc };
+  }
+
+  /** Live memories with a current vector in `binding`'s space. */
+  vectorCount(binding: VectorBinding): number {
+    return this.vectors.find(binding)?.contentHashByDoc.size ?? 0;
+  }
+
+  /** Durably attaches vectors computed by an embedder; one fsync for the batch. */
+  attachVectors(items: Array<{ id: string; contentHash: string; embedding: EmbeddingInput }>): void {
+    this.commit(items.map((item) => encodeEmbed(item.id, item.contentHash, item.embedding)));
+  }
+
+  /** Durably drops every vector of a superseded embedding space. */
+  dropVectors(binding: VectorBinding): void {
+    if (this.vectors.find(binding)) this.commit([encodeDropVectors(binding)]);
   }
 
   /** One page of live memories in write order, in the import format; `next` is where the next page starts. */
@@ -259,7 +291,7 @@ export class MemoryStore implements SearchView {
     for (; doc < this.records.length && records.length < limit; doc++) {
       const record = this.records[doc];
       if (!record) continue;
-      records.push(toImportFormat(record, withVectors ? this.currentWithVector(record.id)?.embedding : undefined));
+      records.push(toImportFormat(record, withVectors ? this.currentWithVectors(record.id)?.embeddings.at(-1) : undefined));
     }
     return { records, next: doc < this.records.length ? doc : null };
   }
@@ -338,6 +370,10 @@ export class MemoryStore implements SearchView {
     const change = decodeEntry(entry);
     this.entries++;
     if (change.op === "add") return this.insert(change.record, change.embedding);
+    if (change.op === "drop_vectors") {
+      this.vectors.drop(change.binding);
+      return;
+    }
     const doc = this.docById.get(change.id);
     const record = doc === undefined ? undefined : this.records[doc];
     if (doc === undefined || !record) return;
@@ -350,6 +386,9 @@ export class MemoryStore implements SearchView {
       this.scopes.remove(doc);
       this.slotCache.delete(doc);
       this.live--;
+    } else if (change.op === "embed") {
+      // A vector computed for text this memory no longer has is stale: never install it.
+      if (change.contentHash === record.content_hash) this.vectors.put(doc, record.content_hash, change.embedding);
     } else if (change.op === "quarantine") {
       record.quarantine = { reason: change.reason, atMs: change.atMs };
     } else {

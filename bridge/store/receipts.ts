@@ -17,10 +17,10 @@ export interface DenseOutcome {
 }
 
 const FALLBACK_TEXT: Record<FallbackReason, string> = {
-  runtime_missing: "runtime missing: no embedding provider configured",
-  model_not_cached: "model not cached",
-  index_not_current: "index not current: no stored vectors for this embedding model",
-  provider_error: "provider error",
+  runtime_missing: "runtime missing: no embedding runtime or provider available",
+  model_not_cached: "model not cached: run `dsh-dream download-model`",
+  index_not_current: "index not current: memories are not yet embedded with this model",
+  provider_error: "provider error: the embedding provider failed or timed out",
 };
 
 export function describeFallback(reason: FallbackReason | undefined): string {
@@ -102,9 +102,11 @@ export function buildReceipt(input: ReceiptInput): Receipt {
     fallback_reason: dense.fallback ?? null,
     dense: dense.binding && request.queryEmbedding
       ? {
-          ...dense.binding,
-          model_digest: null,
-          config_hash: null,
+          provider: dense.binding.provider,
+          model: dense.binding.model,
+          dim: dense.binding.dim,
+          model_digest: dense.binding.modelDigest,
+          config_hash: dense.binding.configHash,
           query_vector_hash: hashVector(request.queryEmbedding.vector),
         }
       : null,

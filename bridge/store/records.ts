@@ -20,6 +20,9 @@ export interface EmbeddingInput {
   provider: string;
   model: string;
   vector: Float32Array;
+  /** Set by the bridge's embedders (see bridge/embed/provider.ts); null/absent for imported vectors. */
+  modelDigest?: string | null;
+  configHash?: string | null;
 }
 
 export interface Quarantine {

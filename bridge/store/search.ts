@@ -7,10 +7,10 @@ import { fuseRanks, type FusedCandidate } from "../index/fuse";
 import type { Scored } from "../index/top-k";
 import { collapseConflicts, type Suppression } from "./conflicts";
 import type { EmbeddingInput, MemoryRecord } from "./records";
-import { buildReceipt, type DenseOutcome, type Receipt } from "./receipts";
+import { buildReceipt, type DenseOutcome, type FallbackReason, type Receipt } from "./receipts";
 import type { ScopeMasks } from "./scope-masks";
 import type { StateSlot } from "./slots";
-import type { VectorSpaces } from "./vector-spaces";
+import { bindingOf, type VectorSpaces } from "./vector-spaces";
 
 export interface SearchRequest {
   query: string;
@@ -18,6 +18,8 @@ export interface SearchRequest {
   timeline: boolean;
   scope?: string;
   queryEmbedding?: EmbeddingInput;
+  /** Why there is no query vector (set by the bridge's embedder); absent means no embedder at all. */
+  denseFallback?: FallbackReason;
   /** How many dense-introduced candidates may be packed beyond the lexical top-k. */
   denseExtra?: number;
 }
@@ -98,8 +100,8 @@ function retrieveLexical(view: SearchView, query: string, depth: number, mask: U
 
 function retrieveDense(view: SearchView, request: SearchRequest, depth: number, mask: Uint8Array | undefined): DenseOutcome {
   const embedding = request.queryEmbedding;
-  if (!embedding) return { hits: [], fallback: "runtime_missing" };
-  const binding = { provider: embedding.provider, model: embedding.model, dim: embedding.vector.length };
+  if (!embedding) return { hits: [], fallback: request.denseFallback ?? "runtime_missing" };
+  const binding = bindingOf(embedding);
   const space = view.vectors.find(binding);
   if (!space || space.index.size === 0) return { hits: [], fallback: "index_not_current", binding };
   const hits: Scored[] = space.index.search(embedding.vector, depth, mask);

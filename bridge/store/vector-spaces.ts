@@ -1,5 +1,6 @@
-// Stored vectors grouped by embedding identity (provider, model, dimension). Each vector is bound to
-// the content hash it was computed from, so a vector can never be served for text it did not embed.
+// Stored vectors grouped by embedding identity (provider, model, dimension, model-file digest, redacted
+// config hash). Each vector is also bound to the content hash it was computed from, so a vector can
+// never be served for text it did not embed, nor by a model or config it did not come from.
 import { VectorIndex } from "../index/vector-index";
 import type { EmbeddingInput } from "./records";
 
@@ -7,6 +8,8 @@ export interface VectorBinding {
   provider: string;
   model: string;
   dim: number;
+  modelDigest: string | null;
+  configHash: string | null;
 }
 
 export interface VectorSpace extends VectorBinding {
@@ -16,14 +19,14 @@ export interface VectorSpace extends VectorBinding {
 }
 
 export function spaceKey(binding: VectorBinding): string {
-  return `${binding.provider}\u0000${binding.model}\u0000${binding.dim}`;
+  return [binding.provider, binding.model, binding.dim, binding.modelDigest ?? "", binding.configHash ?? ""].join("\u0000");
 }
 
 export class VectorSpaces {
   private readonly spaces = new Map<string, VectorSpace>();
 
   put(doc: number, contentHash: string, embedding: EmbeddingInput): void {
-    const binding = { provider: embedding.provider, model: embedding.model, dim: embedding.vector.length };
+    const binding = bindingOf(embedding);
     const key = spaceKey(binding);
     let space = this.spaces.get(key);
     if (!space) {
@@ -62,12 +65,31 @@ export class VectorSpaces {
     return this.spaces.get(spaceKey(binding));
   }
 
-  /** The binding a doc's vector belongs to, if it has one (a record has at most one vector per space). */
+  /** The bindings a doc has vectors in, oldest space first. */
   bindingsOf(doc: number): VectorBinding[] {
-    return [...this.spaces.values()].filter((s) => s.contentHashByDoc.has(doc)).map(({ provider, model, dim }) => ({ provider, model, dim }));
+    return [...this.spaces.values()].filter((s) => s.contentHashByDoc.has(doc)).map(pickBinding);
+  }
+
+  /** Drops a whole space (after its vectors were superseded by a re-embedding). */
+  drop(binding: VectorBinding): boolean {
+    return this.spaces.delete(spaceKey(binding));
   }
 
   summary(): Array<VectorBinding & { vectors: number }> {
-    return [...this.spaces.values()].map((s) => ({ provider: s.provider, model: s.model, dim: s.dim, vectors: s.index.size }));
+    return [...this.spaces.values()].map((s) => ({ ...pickBinding(s), vectors: s.index.size }));
   }
+}
+
+export function bindingOf(embedding: EmbeddingInput): VectorBinding {
+  return {
+    provider: embedding.provider,
+    model: embedding.model,
+    dim: embedding.vector.length,
+    modelDigest: embedding.modelDigest ?? null,
+    configHash: embedding.configHash ?? null,
+  };
+}
+
+function pickBinding({ provider, model, dim, modelDigest, configHash }: VectorBinding): VectorBinding {
+  return { provider, model, dim, modelDigest, configHash };
 }

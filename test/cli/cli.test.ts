@@ -45,7 +45,8 @@ describe("dsh-dream CLI", () => {
     expect(out.code).toBe(0);
     const parsed = JSON.parse(out.stdout);
     expect(parsed.results).toEqual([{ id: "car", text: "车停在B2车库", source_type: "user_message", timestamp_ms: 42, score: expect.any(Number) }]);
-    expect(parsed.receipt).toEqual(expect.objectContaining({ retrieved_chunk_ids: ["car"], fallback_reason: "runtime_missing", top_k: 3 }));
+    // The default embedder is the local model, which nobody has downloaded here: an honest lexical fallback.
+    expect(parsed.receipt).toEqual(expect.objectContaining({ retrieved_chunk_ids: ["car"], fallback_reason: "model_not_cached", top_k: 3 }));
   });
 
   it("rejects model_hint on add with the code, the allowed set and a hint, and stores nothing", () => {

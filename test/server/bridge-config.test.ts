@@ -2,13 +2,13 @@ import { parseBridgeConfig } from "../../bridge/server/bridge-config";
 
 describe("bridge-config.json", () => {
   it("defaults to the embedded Chroma", () => {
-    expect(parseBridgeConfig({}, "cfg")).toEqual({ chroma: { mode: "embedded" } });
+    expect(parseBridgeConfig({}, "cfg", "/data").chroma).toEqual({ mode: "embedded" });
   });
 
   it("accepts an external Chroma with headers, tenant and database, keeping only the URL origin", () => {
     expect(
-      parseBridgeConfig({ chroma: { url: "https://chroma.example:8443/", headers: { Authorization: "Bearer t" }, tenant: "t1", database: "db" } }, "cfg"),
-    ).toEqual({ chroma: { mode: "external", url: "https://chroma.example:8443", headers: { Authorization: "Bearer t" }, tenant: "t1", database: "db" } });
+      parseBridgeConfig({ chroma: { url: "https://chroma.example:8443/", headers: { Authorization: "Bearer t" }, tenant: "t1", database: "db" } }, "cfg", "/data").chroma,
+    ).toEqual({ mode: "external", url: "https://chroma.example:8443", headers: { Authorization: "Bearer t" }, tenant: "t1", database: "db" });
   });
 
   it.each([
@@ -20,11 +20,11 @@ describe("bridge-config.json", () => {
     [{ chroma: { port: 8000 } }, "chroma.port", "is not a known setting"],
     [{ chrome: {} }, "chrome", "is not a known setting"],
   ])("rejects %j naming %s", (raw, field, message) => {
-    expect(() => parseBridgeConfig(raw, "cfg")).toThrow(expect.objectContaining({ code: "INVALID_FIELD", field, message: expect.stringContaining(message) }));
+    expect(() => parseBridgeConfig(raw, "cfg", "/data")).toThrow(expect.objectContaining({ code: "INVALID_FIELD", field, message: expect.stringContaining(message) }));
   });
 
   it("never echoes header values in its errors", () => {
-    expect(() => parseBridgeConfig({ chroma: { url: "ftp://x", headers: { Authorization: "Bearer s3cret" } } }, "cfg")).toThrow(
+    expect(() => parseBridgeConfig({ chroma: { url: "ftp://x", headers: { Authorization: "Bearer s3cret" } } }, "cfg", "/data")).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining("s3cret") }),
     );
   });

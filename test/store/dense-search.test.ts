@@ -57,7 +57,7 @@ describe("hybrid search with stored vectors", () => {
     const { results, receipt } = store.search(parseSearchRequest({ query: "drawer", top_k: 5 }));
     // Both contain "drawer" once; BM25 length normalisation puts the shorter memory first.
     expect(results.map((r) => r.id)).toEqual(["plain", "drawer"]);
-    expect(receipt.recall).toBe("Recall: FTS fallback (runtime missing: no embedding provider configured)");
+    expect(receipt.recall).toBe("Recall: FTS fallback (runtime missing: no embedding runtime or provider available)");
     expect(receipt.fallback_reason).toBe("runtime_missing");
     expect(receipt.dense_only_candidates).toEqual([]);
   });
