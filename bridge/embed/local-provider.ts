@@ -28,7 +28,7 @@ type Runtime = typeof import("@xenova/transformers");
 /** sha256 of canonical JSON (sorted keys): equal configs hash equally whatever the key order. */
 export function hashConfig(config: Record<string, string | number | boolean>): string {
   const canonical = JSON.stringify(Object.fromEntries(Object.entries(config).sort(([a], [b]) => (a < b ? -1 : 1))));
-  return createHash("sha256").update(canonical).digest("hex");
+  return "sha256:" + createHash("sha256").update(canonical).digest("hex");
 }
 
 export class LocalProvider implements EmbeddingProvider {

@@ -48,5 +48,5 @@ export async function digestModelFiles(folder: string, files: string[]): Promise
     hash.update(`${file}\0${statSync(full).size}\0`);
     for await (const chunk of createReadStream(full)) hash.update(chunk as Buffer);
   }
-  return hash.digest("hex");
+  return "sha256:" + hash.digest("hex");
 }

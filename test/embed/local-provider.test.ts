@@ -44,7 +44,7 @@ describe("LocalProvider with generated tiny models", () => {
     for (const tiny of [models.small, models.large]) {
       const local = provider({ model: tiny.model });
       const binding = await local.open();
-      expect(binding).toEqual({ provider: "local", model: tiny.model, dim: tiny.hidden, modelDigest: expect.stringMatching(/^[0-9a-f]{64}$/), configHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(binding).toEqual({ provider: "local", model: tiny.model, dim: tiny.hidden, modelDigest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), configHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
       const vectors = await local.embed(["hello world", "今天逛街买了一个星巴克的蓝色马克杯。"]);
       expect(vectors.map((v) => v.length)).toEqual([tiny.hidden, tiny.hidden]);
       for (const vector of vectors) expect(norm(vector)).toBeCloseTo(1, 5);
