@@ -33,6 +33,7 @@ const entries = [
   ["bench/locomo.ts", "dist/bench-locomo.cjs", false],
   ["bench/search.ts", "dist/bench-search.cjs", false],
   ["bench/bridge.ts", "dist/bench-bridge.cjs", false],
+  ["bench/embed.ts", "dist/bench-embed.cjs", false],
 ];
 
 async function bundle() {

@@ -1,5 +1,5 @@
 // Runs the built CLI (dist/cli.cjs) as a real process, without a shell.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 
 export const CLI = path.resolve(__dirname, "../../dist/cli.cjs");
@@ -12,4 +12,17 @@ export function runCli(args: string[], options: { cwd?: string; env?: Record<str
     maxBuffer: 64 * 1024 * 1024,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Like runCli, but lets this process keep serving (a test's own HTTP server, for instance) meanwhile. */
+export function runCliAsync(args: string[], options: { env?: Record<string, string> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
 }
