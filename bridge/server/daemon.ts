@@ -105,6 +105,12 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     store.onCommit(() => embedder?.poke());
     await embedder.start();
     const service = embedder;
+    const replicaNow = replica;
+    // Every receipt says how far the configured embedder has come, also when recall fell back to FTS.
+    store.setReceiptNotes(() => ({
+      persistence: replicaNow ? { chroma: replicaNow.mode, ...summarise(replicaNow.sync) } : { chroma: "off" },
+      embedder: { state: service.status().state, coverage: service.status().coverage },
+    }));
     const handle = createBridgeService(store, {
       embedQuery: (text) => service.embedQuery(text),
       reembed: () => {
@@ -158,7 +164,6 @@ async function startReplica(options: BridgeOptions, store: MemoryStore, log: Bri
   const target = chromaConfig.mode === "embedded" ? "embedded" : `external:${chromaConfig.url}/${chromaConfig.tenant ?? ""}/${chromaConfig.database ?? ""}`;
   const sync = new ChromaSync(syncSource(store), collections, path.join(options.dataDir, "chroma-sync.json"), target);
   store.onCommit(() => sync.poke());
-  store.setReceiptNotes(() => ({ persistence: { chroma: chromaConfig.mode, ...summarise(sync) } }));
   sync.poke();
   void verifyReplica(store, collections, sync, log);
   return { chroma, collections, sync, mode: chromaConfig.mode, url };

@@ -68,6 +68,8 @@ export interface Receipt {
   timings_ms: { lexical: number; dense: number; total: number };
   /** Set by the bridge: the state of the Chroma replica when the search ran. */
   persistence?: Record<string, unknown>;
+  /** Set by the bridge: the configured embedder's state and how many memories have its vectors. */
+  embedder?: Record<string, unknown>;
 }
 
 export interface ReceiptInput {

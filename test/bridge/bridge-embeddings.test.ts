@@ -63,6 +63,7 @@ describe("embeddings through the bridge", () => {
       expect(receipt.recall).toBe("Recall: dense + FTS");
       expect(receipt.dense).toMatchObject({ provider: "openai_compatible", model: "test-embed", dim: 8, model_digest: null, config_hash: expect.stringMatching(/^sha256:/) });
       expect(receipt.candidates.some((c) => c.dense_rank !== null)).toBe(true);
+      expect(receipt.embedder).toEqual({ state: "ready", coverage: { records: 40, current_vectors: 40, ratio: 1 } });
       const replica = await waitForReplica(bridge.client);
       const chroma = new ChromaCollections({ url: replica.chroma.url });
       expect(await chroma.count(replica.chroma.collections[0].name)).toBe(40);
@@ -114,6 +115,7 @@ describe("embeddings through the bridge", () => {
       await expect(bridge.client.call("reembed", {})).rejects.toMatchObject({ code: "REEMBED_REFUSED" });
       const { receipt } = await bridge.client.call<SearchResponse>("search", { query: "garden" });
       expect(receipt.fallback_reason).toBe("index_not_current");
+      expect(receipt.embedder).toEqual({ state: "refused", coverage: { records: 10, current_vectors: 0, ratio: 0 } });
       expect(receipt.retrieved_chunk_ids.length).toBeGreaterThan(0);
       expect(fs.readFileSync(path.join(dataDir, "journal.jsonl")).equals(journalBefore)).toBe(true);
     } finally {
