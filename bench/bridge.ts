@@ -1,41 +1,17 @@
 // `npm run bench:bridge -- --records N [--json]`: a real bridge process with its embedded Chroma.
 // Measures write acknowledgement (single `add` RPCs), bulk import, Chroma ingest (until the replica
 // has caught up), bridge start until the first search is answered, and RSS of bridge and Chroma.
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BridgeClient } from "../bridge/client/bridge-client";
+import type { BridgeClient } from "../bridge/client/bridge-client";
+import { serveBridge, stopBridge } from "./bridge-process";
 import { machineInfo, percentile } from "./stats";
 import { SyntheticCorpus } from "./synthetic-corpus";
 
-const CLI = path.join(__dirname, "cli.cjs");
 const IMPORT_BATCH = 1000;
 const ACK_SAMPLES = 300;
 
-async function serve(dataDir: string): Promise<{ child: ChildProcess; client: BridgeClient; startMs: number }> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [CLI, "--data-dir", dataDir, "serve"], { stdio: "ignore" });
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`bridge exited with ${child.exitCode}`);
-    try {
-      const client = BridgeClient.fromDataDir(dataDir);
-      if ((await client.health()).pid === child.pid) {
-        await client.call("search", { query: "warm up 启动" });
-        return { child, client, startMs: performance.now() - started };
-      }
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function stop(bridge: { child: ChildProcess; client: BridgeClient }): Promise<void> {
-  const exited = new Promise((resolve) => bridge.child.on("exit", resolve));
-  await bridge.client.call("shutdown", {});
-  await exited;
-}
 
 function rssMiB(pid: number | null | undefined): number | null {
   if (!pid || process.platform !== "linux") return null;
@@ -73,7 +49,7 @@ async function main(argv: string[]): Promise<void> {
   const corpus = new SyntheticCorpus();
   const embedding = (vector: number[]) => ({ provider: "bench", model: "synthetic-512", vector });
   try {
-    let bridge = await serve(dataDir);
+    let bridge = await serveBridge(dataDir, { firstSearch: true });
     const ingestStarted = performance.now();
     for (let start = 0; start < records; start += IMPORT_BATCH) {
       const batch = [];
@@ -92,10 +68,10 @@ async function main(argv: string[]): Promise<void> {
     // ...and one finished turn at a time, as holographic capture writes them (gaps are not timed).
     const acksQuiet = await timeAdds(bridge.client, corpus, records + ACK_SAMPLES, 20);
     const rss = { bridge_mib: rssMiB(bridge.child.pid), chroma_mib: rssMiB(status.chroma.pid) };
-    await stop(bridge);
-    bridge = await serve(dataDir);
+    await stopBridge(bridge);
+    bridge = await serveBridge(dataDir, { firstSearch: true });
     const restartMs = bridge.startMs;
-    await stop(bridge);
+    await stopBridge(bridge);
     process.stderr.write("\n");
     const result = {
       benchmark: "bridge",

@@ -1,38 +1,18 @@
 // `npm run bench:embed -- --records N [--json]`: embedding through a real bridge with the local
 // provider on generated tiny BERT models (no real model can be downloaded here). Times embedding
 // N memories with the 32-dim model, then the lossless migration to the 48-dim model.
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BridgeClient } from "../bridge/client/bridge-client";
+import type { BridgeClient } from "../bridge/client/bridge-client";
+import { serveBridge, stopBridge } from "./bridge-process";
 import { machineInfo } from "./stats";
 import { SyntheticCorpus } from "./synthetic-corpus";
 
-const CLI = path.join(__dirname, "cli.cjs");
 const { makeTinyBert } = require(path.join(__dirname, "..", "scripts", "make-tiny-bert.cjs")) as {
   makeTinyBert(outDir: string, options: { hidden: number; seed: number }): unknown;
 };
 
-async function serve(dataDir: string): Promise<{ child: ChildProcess; client: BridgeClient }> {
-  const child = spawn(process.execPath, [CLI, "--data-dir", dataDir, "serve"], { stdio: "ignore" });
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`bridge exited with ${child.exitCode}`);
-    try {
-      const client = BridgeClient.fromDataDir(dataDir);
-      if ((await client.health()).pid === child.pid) return { child, client };
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function stop(bridge: { child: ChildProcess; client: BridgeClient }): Promise<void> {
-  const exited = new Promise((resolve) => bridge.child.on("exit", resolve));
-  await bridge.client.call("shutdown", {});
-  await exited;
-}
 
 /** Seconds from now until the embedder has no backlog (and, if asked, Chroma has caught up). */
 async function secondsUntilEmbedded(client: BridgeClient, label: string): Promise<number> {
@@ -56,7 +36,7 @@ async function main(argv: string[]): Promise<void> {
     makeTinyBert(path.join(dataDir, "models", "bench", "tiny-48"), { hidden: 48, seed: 2 });
     configure("bench/tiny-32");
     const corpus = new SyntheticCorpus();
-    let bridge = await serve(dataDir);
+    let bridge = await serveBridge(dataDir);
     const importStarted = performance.now();
     for (let start = 0; start < records; start += 2000) {
       const batch = [];
@@ -64,13 +44,13 @@ async function main(argv: string[]): Promise<void> {
       await bridge.client.call("import", { records: batch });
     }
     const embedSeconds = (performance.now() - importStarted) / 1000 + (await secondsUntilEmbedded(bridge.client, "embedding"));
-    await stop(bridge);
+    await stopBridge(bridge);
     configure("bench/tiny-48");
     const migrationStarted = performance.now();
-    bridge = await serve(dataDir);
+    bridge = await serveBridge(dataDir);
     await secondsUntilEmbedded(bridge.client, "re-embedding");
     const migrationSeconds = (performance.now() - migrationStarted) / 1000;
-    await stop(bridge);
+    await stopBridge(bridge);
     process.stderr.write("\n");
     const result = {
       benchmark: "embedding",

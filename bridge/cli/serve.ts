@@ -1,6 +1,7 @@
 // `dsh-dream serve` runs the bridge in this process until SIGTERM/SIGINT, `dsh-dream stop`, or (for a
 // bridge started on demand) an idle timeout. `dsh-dream stop` asks the running bridge to shut down.
 import { DreamError } from "../protocol/errors";
+import { isProcessAlive } from "../store/lock";
 import { loadBridgeConfig, parseUrl, type BridgeConfig } from "../server/bridge-config";
 import { startBridge } from "../server/daemon";
 import { flagInt, flagString, type ParsedArgs } from "./args";
@@ -34,8 +35,8 @@ export async function stopCommand(dataDir: string, io: CliIo): Promise<number> {
   const { pid } = await client.health();
   await client.call("shutdown", {});
   const deadline = Date.now() + STOP_WAIT_MS;
-  while (Date.now() < deadline && isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 100));
-  if (isAlive(pid)) throw new DreamError("BRIDGE_UNAVAILABLE", `the bridge (pid ${pid}) did not stop within ${STOP_WAIT_MS / 1000} s`);
+  while (Date.now() < deadline && isProcessAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 100));
+  if (isProcessAlive(pid)) throw new DreamError("BRIDGE_UNAVAILABLE", `the bridge (pid ${pid}) did not stop within ${STOP_WAIT_MS / 1000} s`);
   io.out(`stopped the bridge for ${dataDir} (pid ${pid})\n`);
   return 0;
 }
@@ -46,13 +47,4 @@ function withFlags(config: BridgeConfig, args: ParsedArgs): BridgeConfig {
   if (url === undefined) return config;
   const base = config.chroma.mode === "external" ? config.chroma : {};
   return { ...config, chroma: { ...base, mode: "external", url: parseUrl(url, "--chroma-url") } };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

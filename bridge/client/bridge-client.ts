@@ -4,6 +4,7 @@ import http from "node:http";
 import { DreamError, ERROR_CODES, type ErrorCode } from "../protocol/errors";
 import { HEALTH_PATH, PROTOCOL_VERSION, RPC_LIMITS, RPC_PATH, type HealthResult, type RpcMethod } from "../protocol/wire";
 import { readBridgeFile } from "../server/bridge-file";
+import { isProcessAlive } from "../store/lock";
 
 export interface BridgeTarget {
   dataDir: string;
@@ -133,14 +134,4 @@ function send(request: {
     req.on("error", (error) => reject(req.destroyed && (error as Error).name === "AbortError" ? Object.assign(new Error("timeout"), { name: "TimeoutError" }) : error));
     req.end(request.body);
   });
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else; it is alive.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

@@ -16,7 +16,7 @@ export class DirectoryLock {
           throw new DreamError("IO_ERROR", `could not create the lock ${lockPath}: ${(error as Error).message}`, { cause: error });
         }
         const owner = readOwner(lockPath);
-        if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
+        if (owner !== undefined && owner !== process.pid && isProcessAlive(owner)) {
           throw new DreamError("DATA_DIR_LOCKED", `the data directory is in use by process ${owner} (${lockPath})`);
         }
         if (owner === process.pid) {
@@ -43,7 +43,8 @@ function readOwner(lockPath: string): number | undefined {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Signal 0 tests for existence on POSIX and Windows alike; EPERM means alive but someone else's. */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
