@@ -1,12 +1,12 @@
 // Provider "local": transformers.js feature extraction (mean pooling, L2 normalisation) over a model
-// read only from files already in the model directory. It never downloads; download-model.ts does.
+// read only from files already in the model directory, run in a worker process (local-worker.ts) so
+// that inference never blocks the bridge's event loop. It never downloads; download-model.ts does.
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import vm from "node:vm";
-import type { FeatureExtractionPipeline } from "@xenova/transformers";
 import { DEFAULT_LOCAL_MODEL, digestModelFiles, missingModelFiles, modelFilesFor, modelFolder } from "./model-files";
+import { LocalWorker } from "./local-worker";
 import { EmbeddingUnavailable, type EmbeddingBinding, type EmbeddingProvider } from "./provider";
 
 export const DEFAULT_RUNTIME_MODULE = "@xenova/transformers";
@@ -23,7 +23,10 @@ export interface LocalProviderOptions {
   runtimeModule?: string;
 }
 
-type Runtime = typeof import("@xenova/transformers");
+interface Opened {
+  worker: LocalWorker;
+  binding: EmbeddingBinding;
+}
 
 /** sha256 of canonical JSON (sorted keys): equal configs hash equally whatever the key order. */
 export function hashConfig(config: Record<string, string | number | boolean>): string {
@@ -39,7 +42,7 @@ export class LocalProvider implements EmbeddingProvider {
   private readonly quantized: boolean;
   private readonly batchSize: number;
   private readonly runtimeModule: string;
-  private opening?: Promise<{ extractor: FeatureExtractionPipeline; binding: EmbeddingBinding }>;
+  private opening?: Promise<Opened>;
 
   constructor(options: LocalProviderOptions) {
     this.model = options.model ?? DEFAULT_LOCAL_MODEL;
@@ -56,44 +59,48 @@ export class LocalProvider implements EmbeddingProvider {
   }
 
   async embed(texts: string[], options: { timeoutMs?: number } = {}): Promise<Float32Array[]> {
-    const { extractor, binding } = await this.ready();
+    const { worker, binding } = await this.ready();
     const deadline = performance.now() + (options.timeoutMs ?? Infinity);
     // Batches of similar lengths waste less work on padding; a text's vector does not depend on
     // its batch (padding is masked out of the mean), so the order is restored afterwards.
     const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length);
     const vectors = new Array<Float32Array>(texts.length);
+    // One batch in flight at a time: a query's batch waits behind at most one batch of a long embed.
     for (let start = 0; start < texts.length; start += this.batchSize) {
-      // onnxruntime-node 1.14 runs a session synchronously (inside a nextTick), so a batch blocks the
-      // event loop; yielding between batches lets searches and timers run, and is where the timeout
-      // is checked: a batch in progress cannot be interrupted.
-      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-      if (performance.now() > deadline) {
-        throw new EmbeddingUnavailable("provider_error", `Local embedding took longer than ${options.timeoutMs} ms (${start} of ${texts.length} texts done)`);
-      }
+      const tooLate = () => new EmbeddingUnavailable("provider_error", `Local embedding took longer than ${options.timeoutMs} ms (${start} of ${texts.length} texts done)`);
+      if (performance.now() > deadline) throw tooLate();
       const batch = order.slice(start, start + this.batchSize);
-      const batchVectors = await runBatch(extractor, batch.map((i) => texts[i]), binding.dim);
+      // The worker finishes a batch it has started; past the deadline its answer is ignored.
+      const batchVectors = await beforeDeadline(runBatch(worker, batch.map((i) => texts[i]), binding.dim), deadline, tooLate);
       batch.forEach((textIndex, j) => (vectors[textIndex] = batchVectors[j]));
     }
     return vectors;
   }
 
+  /** Terminates the worker; a later call starts a fresh one. */
   async close(): Promise<void> {
     const opening = this.opening;
     this.opening = undefined;
     const opened = await opening?.catch(() => undefined);
-    await opened?.extractor.dispose();
+    await opened?.worker.close();
   }
 
-  /** One load per provider; a failed load is forgotten so a later call retries (after download-model). */
-  private ready(): Promise<{ extractor: FeatureExtractionPipeline; binding: EmbeddingBinding }> {
-    this.opening ??= this.load().catch((error: unknown) => {
-      this.opening = undefined;
+  /**
+   * One load per provider; a failed load is forgotten so a later call retries (after download-model),
+   * and so is a worker that has stopped since it loaded (crashed, terminated): the next call starts anew.
+   */
+  private async ready(): Promise<Opened> {
+    const opening = (this.opening ??= this.load().catch((error: unknown) => {
+      if (this.opening === opening) this.opening = undefined;
       throw error;
-    });
-    return this.opening;
+    }));
+    const opened = await opening;
+    if (opened.worker.running) return opened;
+    if (this.opening === opening) this.opening = undefined;
+    return this.ready();
   }
 
-  private async load(): Promise<{ extractor: FeatureExtractionPipeline; binding: EmbeddingBinding }> {
+  private async load(): Promise<Opened> {
     const files = modelFilesFor(this.quantized);
     const missing = missingModelFiles(this.folder, files);
     if (missing.length > 0) {
@@ -103,79 +110,48 @@ export class LocalProvider implements EmbeddingProvider {
           `Run \`dsh-dream download-model --model ${this.model}\`, or point --model-dir at a folder that holds it.`,
       );
     }
-    const runtime = await loadRuntime(this.runtimeModule);
-    const modelDigest = await digestModelFiles(this.folder, files);
-    const extractor = await openPipeline(runtime, this.modelDir, this.model, this.quantized);
-    const [probe] = await runBatch(extractor, [PROBE_TEXT], undefined);
-    const configHash = hashConfig({ pooling: "mean", normalize: true, quantized: this.quantized });
-    return { extractor, binding: { provider: "local", model: this.model, dim: probe.length, modelDigest, configHash } };
+    const runtimeUrl = resolveRuntime(this.runtimeModule);
+    const worker = new LocalWorker({ runtimeUrl, runtimeModule: this.runtimeModule, modelDir: this.modelDir, model: this.model, quantized: this.quantized });
+    try {
+      // The digest is read on this thread while the worker loads the model.
+      const [modelDigest] = await Promise.all([digestModelFiles(this.folder, files), worker.ready]);
+      const [probe] = await runBatch(worker, [PROBE_TEXT], undefined);
+      const configHash = hashConfig({ pooling: "mean", normalize: true, quantized: this.quantized });
+      return { worker, binding: { provider: "local", model: this.model, dim: probe.length, modelDigest, configHash } };
+    } catch (error) {
+      await worker.close();
+      throw error;
+    }
   }
 }
 
-/**
- * The runtime is ESM-only, and esbuild (format cjs) and swc-jest (module commonjs) both rewrite a
- * literal import() into require(), which cannot load ESM on Node 20; a function built at run time
- * keeps a real import() out of their sight. Jest runs code in a vm context whose import() it refuses
- * without --experimental-vm-modules, so there the one-liner is compiled in the main context with
- * Node's default loader instead. The specifier is resolved to a file URL first so both agree on it.
- */
-function nativeImport(): (specifier: string) => Promise<unknown> {
-  const source = "(specifier) => import(specifier)";
-  if (vm.runInThisContext("globalThis") === globalThis) return new Function(`return ${source}`)();
-  const loader = vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER;
-  return new vm.Script(source, { importModuleDynamically: loader }).runInThisContext();
-}
-
-async function loadRuntime(specifier: string): Promise<Runtime> {
+/** The runtime's file URL, for the worker's import(); resolved here so a missing one fails early. */
+function resolveRuntime(specifier: string): string {
   try {
-    const resolved = createRequire(__filename).resolve(specifier);
-    return (await nativeImport()(pathToFileURL(resolved).href)) as Runtime;
+    return pathToFileURL(createRequire(__filename).resolve(specifier)).href;
   } catch (error) {
     throw new EmbeddingUnavailable("runtime_missing", `The local embedding runtime ${specifier} could not be loaded: ${messageOf(error)}`);
   }
 }
 
-// transformers.js keeps its settings in one module-level object, so pipelines for different model
-// directories are created one at a time, each under the offline settings it needs.
-let envTurn: Promise<unknown> = Promise.resolve();
-
-async function openPipeline(runtime: Runtime, modelDir: string, model: string, quantized: boolean): Promise<FeatureExtractionPipeline> {
-  const turn = envTurn.then(async () => {
-    Object.assign(runtime.env, {
-      localModelPath: modelDir,
-      allowLocalModels: true,
-      allowRemoteModels: false,
-      // The file cache would be consulted before modelDir (a stale copy could win) and written to.
-      useFSCache: false,
-      useBrowserCache: false,
-      useCustomCache: false,
-    });
-    return runtime.pipeline("feature-extraction", model, { quantized, local_files_only: true });
+/** work's result, or tooLate() once performance.now() passes deadline, whichever comes first. */
+function beforeDeadline<T>(work: Promise<T>, deadline: number, tooLate: () => Error): Promise<T> {
+  if (deadline === Infinity) return work;
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(tooLate()), Math.max(0, deadline - performance.now()));
+    work.then(resolve, reject).finally(() => clearTimeout(timer));
   });
-  envTurn = turn.catch(() => undefined);
-  try {
-    return await turn;
-  } catch (error) {
-    const message = messageOf(error);
-    const reason = /not found locally|no such file/i.test(message) ? "model_not_cached" : "provider_error";
-    throw new EmbeddingUnavailable(reason, `Model ${model} in ${modelDir} could not be loaded: ${message}`);
-  }
 }
 
-async function runBatch(extractor: FeatureExtractionPipeline, texts: string[], dim: number | undefined): Promise<Float32Array[]> {
+async function runBatch(worker: LocalWorker, texts: string[], dim: number | undefined): Promise<Float32Array[]> {
   if (texts.length === 0) return [];
-  let output: Awaited<ReturnType<FeatureExtractionPipeline>>;
-  try {
-    output = await extractor(texts, { pooling: "mean", normalize: true });
-  } catch (error) {
-    throw new EmbeddingUnavailable("provider_error", `Local embedding failed: ${messageOf(error)}`);
-  }
-  const [rows, width] = output.dims;
+  const { dims, data } = await worker.run(texts);
+  const [rows, width] = dims;
   if (rows !== texts.length || (dim !== undefined && width !== dim)) {
-    throw new EmbeddingUnavailable("provider_error", `Local model answered [${output.dims.join(", ")}] for ${texts.length} texts of dimension ${dim}`);
+    throw new EmbeddingUnavailable("provider_error", `Local model answered [${dims.join(", ")}] for ${texts.length} texts of dimension ${dim}`);
   }
-  const data = output.data as Float32Array;
-  // Copied into arrays of this realm: under jest the runtime lives in the main context's realm.
+  // A copy per row, so each vector owns its buffer and belongs to this realm (under jest, messages
+  // arrive in the main context's realm, whose Float32Array is a different class).
   return Array.from({ length: rows }, (_, row) => unitVector(new Float32Array(data.subarray(row * width, (row + 1) * width))));
 }
 
@@ -189,7 +165,7 @@ function unitVector(vector: Float32Array): Float32Array {
 }
 
 function messageOf(error: unknown): string {
-  // Errors from the runtime's realm fail `instanceof Error` under jest, so read the message directly.
+  // Errors from another realm (the main context under jest) fail `instanceof Error`: read the message.
   const message = (error as { message?: unknown } | null)?.message;
   return typeof message === "string" ? message : String(error);
 }

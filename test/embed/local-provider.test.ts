@@ -1,5 +1,6 @@
 // LocalProvider against generated tiny BERT models loaded through the real transformers.js path,
 // offline: dimensions, unit vectors, padded batches, binding digests, and the three failure reasons.
+import childProcess, { type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { LocalProvider } from "../../bridge/embed/local-provider";
@@ -166,4 +167,71 @@ describe("LocalProvider with generated tiny models", () => {
     const [second] = await local.embed(["hello"]);
     expect(Array.from(second)).toEqual(Array.from(first));
   });
+
+  it("keeps the main thread's event loop turning while it embeds one large batch", async () => {
+    const texts = mixedTexts(3000);
+    const local = provider({ batchSize: texts.length });
+    await local.open();
+    let settled = false;
+    let turns = 0;
+    let timerFiredWhileEmbedding = false;
+    setTimeout(() => (timerFiredWhileEmbedding = !settled), 0);
+    const spin = (): void => {
+      if (settled) return;
+      turns += 1;
+      setImmediate(spin);
+    };
+    setImmediate(spin);
+    const vectors = await local.embed(texts).finally(() => (settled = true));
+    expect(vectors).toHaveLength(texts.length);
+    expect(timerFiredWhileEmbedding).toBe(true);
+    expect(turns).toBeGreaterThan(100);
+  });
+
+  it("kills its worker process on close, and a later embed starts a fresh one", async () => {
+    const spawned = watchSpawn();
+    try {
+      const local = provider();
+      const [first] = await local.embed(["hello"]);
+      expect(spawned.children).toHaveLength(1);
+      const [worker] = spawned.children;
+      await local.close();
+      expect(worker.exitCode !== null || worker.signalCode !== null).toBe(true);
+      const [second] = await local.embed(["hello"]);
+      expect(spawned.children).toHaveLength(2);
+      expect(Array.from(second)).toEqual(Array.from(first));
+    } finally {
+      spawned.restore();
+    }
+  });
+
+  it("fails calls in flight with provider_error when its worker dies, and recovers with a fresh worker", async () => {
+    const spawned = watchSpawn();
+    try {
+      const local = provider({ batchSize: 4000 });
+      await local.open();
+      const pending = local.embed(mixedTexts(4000));
+      spawned.children[0].kill("SIGKILL");
+      const failure = await failureOf(pending);
+      expect(failure.reason).toBe("provider_error");
+      expect(failure.message).toContain("SIGKILL");
+      const [vector] = await local.embed(["hello"]);
+      expect(norm(vector)).toBeCloseTo(1, 5);
+      expect(spawned.children).toHaveLength(2);
+    } finally {
+      spawned.restore();
+    }
+  });
 });
+
+/** Records every child process spawned until restored: the provider's worker processes. */
+function watchSpawn(): { children: ChildProcess[]; restore(): void } {
+  const children: ChildProcess[] = [];
+  const original = childProcess.spawn.bind(childProcess) as (...args: unknown[]) => ChildProcess;
+  const spy = jest.spyOn(childProcess, "spawn").mockImplementation(((...args: unknown[]) => {
+    const child = original(...args);
+    children.push(child);
+    return child;
+  }) as typeof childProcess.spawn);
+  return { children, restore: () => spy.mockRestore() };
+}
