@@ -5,7 +5,8 @@ import { ANALYZER_VERSION, documentTerms } from "../index/analyze";
 import { isPlainObject } from "./records";
 
 export const CHECKPOINT_FORMAT = "dsh-dream-checkpoint";
-export const CHECKPOINT_VERSION = 1;
+// 2: vector spaces carry the model-file digest and redacted config hash of their binding.
+export const CHECKPOINT_VERSION = 2;
 export const MANIFEST_FILE = "manifest.json";
 
 export interface PartRef {

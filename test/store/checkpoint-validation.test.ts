@@ -93,7 +93,7 @@ describe("checkpoint validation against the journal", () => {
   });
 
   it("ignores a manifest of an unknown format version, a torn manifest and one naming files outside its directory", () => {
-    expectIgnored((dataDir) => writeManifest(dataDir, { ...readManifest(dataDir), version: 2 }), "checkpoint format version 2 is unknown (this build reads 1)");
+    expectIgnored((dataDir) => writeManifest(dataDir, { ...readManifest(dataDir), version: 3 }), "checkpoint format version 3 is unknown (this build reads 2)");
     expectIgnored((dataDir) => {
       const file = path.join(checkpointDir(dataDir), "manifest.json");
       fs.truncateSync(file, Math.floor(fs.statSync(file).size / 2));
