@@ -93,7 +93,7 @@ describe("store checkpoints", () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"));
     expect(manifest).toMatchObject({
       format: "dsh-dream-checkpoint",
-      version: 1,
+      version: 2,
       analyzer: expect.stringMatching(/^zh-bigram\+en-porter\/1 [0-9a-f]{16}$/),
       journal: { offset: fs.statSync(path.join(dataDir, "journal.jsonl")).size, entries: expect.any(Number) },
       // Spaces in creation order (m-0 carries the first vector, an "alt" one), as status lists them.
