@@ -33,6 +33,7 @@ export interface BridgeOptions {
 const CHECKPOINT_CHECK_MS = 30_000;
 const CHECKPOINT_QUIET_MS = 10_000;
 const CHECKPOINT_AFTER_BYTES = 64 * 1024 * 1024;
+const SHUTDOWN_DRAIN_MS = 5_000;
 
 export interface RunningBridge {
   port: number;
@@ -79,7 +80,9 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       removeBridgeFile(options.dataDir, process.pid);
       await server?.close();
       await embedder?.stop();
-      await replica?.sync.whenIdle().catch(() => undefined);
+      // Give the replica a moment to drain, but never hang a shutdown on a Chroma that is down:
+      // whatever is left is in the journal and is replayed into Chroma on the next start.
+      if (replica) await drain(replica.sync, SHUTDOWN_DRAIN_MS);
       replica?.sync.stop();
       await replica?.chroma?.stop();
       store.close();
@@ -167,6 +170,13 @@ async function startReplica(options: BridgeOptions, store: MemoryStore, log: Bri
   sync.poke();
   void verifyReplica(store, collections, sync, log);
   return { chroma, collections, sync, mode: chromaConfig.mode, url };
+}
+
+/** Waits for the sync to drain, at most `ms`; the timer is ref'd so the process cannot exit mid-shutdown. */
+async function drain(sync: ChromaSync, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([sync.whenIdle(), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /** A superseded embedding space leaves Chroma too, unless the new model writes to the same collection. */

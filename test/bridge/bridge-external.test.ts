@@ -41,6 +41,19 @@ describe("a bridge on an external Chroma", () => {
     }
   });
 
+  it("acknowledges writes and still shuts down promptly when the configured Chroma is unreachable", async () => {
+    const dataDir = tempDir("bridge-ext-down-");
+    const bridge = await serveBridge(dataDir, ["--chroma-url", "http://127.0.0.1:9"]);
+    await bridge.client.call("add", { id: "kept", text: "written while Chroma is away", source_type: "user_message", embedding: { provider: "t", model: "m", vector: [1, 0] } });
+    const status = await bridge.client.call<Record<string, any>>("status", {});
+    expect(status.chroma).toMatchObject({ mode: "external", healthy: false });
+    await bridge.client.call("shutdown", {});
+    expect(await bridge.exited).toBe(0);
+    expect(fs.readFileSync(path.join(dataDir, "bridge.log"), "utf8")).toMatch(/info stopped\n$/);
+    expect(fs.existsSync(path.join(dataDir, "store.lock"))).toBe(false);
+    expect(fs.readFileSync(path.join(dataDir, "journal.jsonl"), "utf8")).toContain('"id":"kept"');
+  });
+
   it("refuses to start with a malformed Chroma URL in bridge-config.json, naming the field", () => {
     const dataDir = tempDir("bridge-badcfg-");
     fs.writeFileSync(path.join(dataDir, "bridge-config.json"), JSON.stringify({ chroma: { mode: "external", url: "ftp://example" } }));
