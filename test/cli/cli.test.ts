@@ -58,7 +58,7 @@ describe("dsh-dream CLI", () => {
     expect(JSON.parse(runCli(["--data-dir", dataDir, "status", "--json"]).stdout).records).toBe(0);
   });
 
-  it("answers a batch with one JSON line per query, in order, from one process", () => {
+  it("answers a batch file with one JSON line per query, in the order of the file", () => {
     const records = writeJsonl(work, "r.jsonl", [
       { id: "a", text: "alpha project kickoff", source_type: "user_message", timestamp_ms: 1 },
       { id: "b", text: "beta project kickoff", source_type: "user_message", timestamp_ms: 2 },

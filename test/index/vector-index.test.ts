@@ -1,18 +1,10 @@
 import fc from "fast-check";
 import { Scored } from "../../bridge/index/top-k";
 import { VectorIndex } from "../../bridge/index/vector-index";
+import { seededRandom } from "../fixtures/seeded-random";
 
 type Vectors = Map<number, ArrayLike<number>>;
 
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomVector(random: () => number, dim: number): number[] {
   return Array.from({ length: dim }, () => random() * 2 - 1);

@@ -6,22 +6,14 @@ import path from "node:path";
 import { MemoryStore, type StoreOptions } from "../../bridge/store/memory-store";
 import { parseSearchRequest } from "../../bridge/store/search-request";
 import { tempDir } from "./helpers";
+import { seededRandom } from "../fixtures/seeded-random";
 
 const WORDS = "key drawer mug blue garden tomato trip paris train ticket coffee morning meeting project deadline river bike repair moved placed".split(" ");
 const CHARS = "钥匙抽屉蓝色杯子花园番茄旅行巴黎火车咖啡会议项目河流自行车修理".split("");
 const SCOPES = ["project:alpha", "global", "project:beta"];
 
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-const random = seeded(20261129);
+const random = seededRandom(20261129);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
 const vector = (dim: number): number[] => Array.from({ length: dim }, () => random() * 2 - 1);
 export const main = (v: number[]) => ({ provider: "test", model: "m8", vector: v });
