@@ -110,10 +110,13 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     const service = embedder;
     const replicaNow = replica;
     // Every receipt says how far the configured embedder has come, also when recall fell back to FTS.
-    store.setReceiptNotes(() => ({
-      persistence: replicaNow ? { chroma: replicaNow.mode, ...summarise(replicaNow.sync) } : { chroma: "off" },
-      embedder: { state: service.status().state, coverage: service.status().coverage },
-    }));
+    store.setReceiptNotes(() => {
+      const { state, coverage } = service.status();
+      return {
+        persistence: replicaNow ? { chroma: replicaNow.mode, ...summarise(replicaNow.sync) } : { chroma: "off" },
+        embedder: { state, coverage },
+      };
+    });
     const handle = createBridgeService(store, {
       embedQuery: (text) => service.embedQuery(text),
       reembed: () => {
