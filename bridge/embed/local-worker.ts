@@ -49,9 +49,11 @@ export class LocalWorker {
       if (reply.kind === "vectors") request?.resolve({ dims: reply.dims, data: reply.data });
       else request?.reject(new EmbeddingUnavailable(reply.reason, reply.message));
     });
-    this.worker.on("error", (error: unknown) => (this.stopReason ??= `it failed: ${messageOf(error)}`));
+    let ioError: string | undefined;
+    this.worker.on("error", (error: unknown) => (ioError ??= `it failed: ${messageOf(error)}`));
     this.worker.on("close", (code, signal) => {
-      this.stopReason ??= signal ? `it was killed by ${signal}` : `it exited with code ${code}`;
+      // A signal is the cause; an I/O error seen just before (EPIPE on the request being sent) is only its symptom.
+      this.stopReason ??= signal ? `it was killed by ${signal}` : (ioError ?? `it exited with code ${code}`);
       const failure = new EmbeddingUnavailable("provider_error", `The local embedding worker stopped: ${this.stopReason}`);
       this.loading = false;
       settleReady.reject(failure);
