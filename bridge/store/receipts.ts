@@ -72,6 +72,11 @@ export interface Receipt {
   embedder?: Record<string, unknown>;
 }
 
+/** What the `receipt` RPC answers. */
+export interface ReceiptResponse {
+  receipt: Receipt;
+}
+
 export interface ReceiptInput {
   request: SearchRequest;
   view: SearchView;
@@ -79,7 +84,7 @@ export interface ReceiptInput {
   selected: FusedCandidate[];
   lexicalBaseline: FusedCandidate[];
   suppressed: Suppression[];
-  withheld: FusedCandidate[];
+  withheld: Array<{ doc: number; reason: string }>;
   dense: DenseOutcome;
   depth: number;
   timingsMs: { lexical: number; dense: number; total: number };
@@ -98,8 +103,8 @@ export function buildReceipt(input: ReceiptInput): Receipt {
     scope: request.scope ?? null,
     top_k: request.topK,
     retrieved_chunk_ids: selected.map(idOf),
-    window_hash: null,
-    anchor_version: null,
+    window_hash: request.windowHash ?? null,
+    anchor_version: request.anchorVersion ?? null,
     recall: describeFallback(dense.fallback),
     fallback_reason: dense.fallback ?? null,
     dense: dense.binding && request.queryEmbedding
@@ -133,7 +138,7 @@ export function buildReceipt(input: ReceiptInput): Receipt {
       subject: s.slot.subject,
       value: s.slot.value,
     })),
-    withheld: input.withheld.map((c) => ({ id: idOf(c), reason: `quarantined: ${view.record(c.doc)!.quarantine!.reason}` })),
+    withheld: input.withheld.map((w) => ({ id: view.record(w.doc)!.id, reason: w.reason })),
     timings_ms: input.timingsMs,
   };
 }

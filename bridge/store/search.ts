@@ -1,5 +1,6 @@
 // search_memory: full-corpus BM25 with conversation context and exact dense retrieval, fused by RRF,
-// then state-slot conflicts (latest mode) or ascending time (timeline mode), quarantine, and packing.
+// then state-slot conflicts (latest mode) or ascending time (timeline mode), quarantine, exclusion of
+// what the caller already holds, and packing.
 import { queryTerms } from "../index/analyze";
 import type { Bm25Index } from "../index/bm25";
 import { CONTEXT_WEIGHT, propagateContext } from "../index/context-propagation";
@@ -22,7 +23,14 @@ export interface SearchRequest {
   denseFallback?: FallbackReason;
   /** How many dense-introduced candidates may be packed beyond the lexical top-k. */
   denseExtra?: number;
+  /** Caller's tags for the context it searched from; copied into the receipt, never interpreted. */
+  windowHash?: string;
+  anchorVersion?: string;
+  /** Memories already in the caller's recent window: withheld from results, never taking a slot. */
+  excludeIds?: ReadonlySet<string>;
 }
+
+export const IN_RECENT_WINDOW = "in recent window";
 
 export interface SearchResult {
   id: string;
@@ -56,18 +64,23 @@ export function candidateDepth(topK: number): number {
 export function runSearch(view: SearchView, request: SearchRequest): SearchResponse {
   const started = performance.now();
   const mask = view.scopes.maskFor(request.scope);
-  const depth = candidateDepth(request.topK);
+  const excluded = request.excludeIds ?? new Set<string>();
+  // Each excluded memory may use up a candidate, so retrieval goes that much deeper to still fill top_k.
+  const depth = candidateDepth(request.topK) + excluded.size;
   const lexical = retrieveLexical(view, request.query, depth, mask);
   const lexicalDone = performance.now();
   const dense = retrieveDense(view, request, depth, mask);
   const denseDone = performance.now();
 
   const fused = fuseRanks(lexical, dense.hits);
-  const withheld = fused.filter((c) => view.record(c.doc)?.quarantine);
   const eligible = fused.filter((c) => !view.record(c.doc)?.quarantine);
+  // Excluded memories still take part in conflict collapse: they are trusted and current, so a newer
+  // state the caller already holds keeps suppressing the older one it replaced (quarantined ones do not).
   const suppressed = request.timeline ? [] : collapse(view, eligible);
   const suppressedIds = new Set(suppressed.map((s) => s.id));
-  const survivors = eligible.filter((c) => !suppressedIds.has(view.record(c.doc)!.id));
+  const hidden = (id: string) => suppressedIds.has(id) || excluded.has(id);
+  const survivors = eligible.filter((c) => !hidden(view.record(c.doc)!.id));
+  const withheld = withholdings(view, fused, excluded);
   const packed = pack(survivors, request.topK, request.denseExtra ?? Math.ceil(request.topK / 2));
   const ordered = request.timeline ? sortByTime(view, packed) : packed;
   const finished = performance.now();
@@ -86,6 +99,15 @@ export function runSearch(view: SearchView, request: SearchRequest): SearchRespo
     timingsMs: { lexical: lexicalDone - started, dense: denseDone - lexicalDone, total: finished - started },
   });
   return { results, receipt };
+}
+
+/** Why each retrieved candidate may not be shown; quarantine is named first, as it is the stronger reason. */
+function withholdings(view: SearchView, fused: FusedCandidate[], excluded: ReadonlySet<string>): Array<{ doc: number; reason: string }> {
+  return fused.flatMap((c) => {
+    const record = view.record(c.doc)!;
+    if (record.quarantine) return [{ doc: c.doc, reason: `quarantined: ${record.quarantine.reason}` }];
+    return excluded.has(record.id) ? [{ doc: c.doc, reason: IN_RECENT_WINDOW }] : [];
+  });
 }
 
 /** BM25 over the analysed query, then each hit lends part of its score to its neighbouring turns. */
