@@ -19,6 +19,7 @@ export const RPC_METHODS = [
   "release",
   "status",
   "export",
+  "receipt",
   "reembed",
   "shutdown",
 ] as const;

@@ -3,6 +3,7 @@
 import { DreamError } from "../protocol/errors";
 import type { MemoryStore } from "../store/memory-store";
 import { describe, isPlainObject, validateEmbedding, validateScope } from "../store/records";
+import type { ReceiptResponse } from "../store/receipts";
 import { parseSearchRequest, SEARCH_LIMITS } from "../store/search-request";
 import { RPC_LIMITS, type RpcMethod } from "../protocol/wire";
 import type { QueryVector } from "../embed/embedding-service";
@@ -17,6 +18,9 @@ export interface ServiceHooks {
   /** Starts (or reports) re-embedding; throws REEMBED_REFUSED with what to do when it may not run. */
   reembed(): Record<string, unknown>;
 }
+
+// Receipt ids are "rcpt_" + a UUID; the bound only keeps a hostile id out of the NOT_FOUND message.
+const RECEIPT_ID_MAX_CHARS = 128;
 
 export function createBridgeService(store: MemoryStore, hooks: ServiceHooks): (method: RpcMethod, params: Record<string, unknown>) => Promise<unknown> {
   const handlers: Record<RpcMethod, (params: Record<string, unknown>) => unknown> = {
@@ -38,6 +42,7 @@ export function createBridgeService(store: MemoryStore, hooks: ServiceHooks): (m
       }
       return store.search(request);
     },
+    receipt: (params): ReceiptResponse => ({ receipt: store.receipts.require(optionalReceiptId(params.receipt_id)) }),
     reembed: () => hooks.reembed(),
     search_vector: (params) => {
       const embedding = validateEmbedding(params.query_embedding, "query_embedding");
@@ -81,6 +86,16 @@ function requireId(params: Record<string, unknown>): string {
     throw new DreamError("INVALID_FIELD", `id must be a non-empty string (got ${describe(params.id)})`, { field: "id" });
   }
   return params.id;
+}
+
+function optionalReceiptId(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value === "" || value.length > RECEIPT_ID_MAX_CHARS) {
+    throw new DreamError("INVALID_FIELD", `receipt_id must be a non-empty string of at most ${RECEIPT_ID_MAX_CHARS} characters (got ${describe(value)})`, {
+      field: "receipt_id",
+    });
+  }
+  return value;
 }
 
 function optionalInt(value: unknown, field: string, min: number, max: number): number | undefined {

@@ -1,17 +1,23 @@
 // Audit log of search receipts (JSON lines). Receipts are diagnostics, not acknowledged data, so
-// they are appended without fsync; the file rotates once it passes a size limit.
+// they are appended without fsync; the file rotates once it passes a size limit. The newest receipts
+// are also kept in memory (receipt-history.ts) for the `receipt` RPC.
 import fs from "node:fs";
+import { readRecentReceipts, ReceiptHistory } from "./receipt-history";
+import type { Receipt } from "./receipts";
 
 const ROTATE_BYTES = 64 * 1024 * 1024;
 
 export class AuditLog {
   private bytes: number;
+  readonly recent = new ReceiptHistory();
 
   constructor(readonly filePath: string) {
     this.bytes = fs.existsSync(filePath) ? fs.statSync(filePath).size : 0;
+    for (const receipt of readRecentReceipts(filePath)) this.recent.remember(receipt);
   }
 
-  write(receipt: object): void {
+  write(receipt: Receipt): void {
+    this.recent.remember(receipt);
     const line = JSON.stringify(receipt) + "\n";
     if (this.bytes + line.length > ROTATE_BYTES) {
       fs.renameSync(this.filePath, this.filePath.replace(/\.jsonl$/, ".1.jsonl"));

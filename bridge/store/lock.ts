@@ -3,6 +3,9 @@
 import fs from "node:fs";
 import { DreamError } from "../protocol/errors";
 
+/** The lock file of a data directory (memory-store.ts takes it on open). */
+export const LOCK_FILE = "store.lock";
+
 export class DirectoryLock {
   private constructor(private readonly lockPath: string) {}
 
@@ -15,7 +18,7 @@ export class DirectoryLock {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
           throw new DreamError("IO_ERROR", `could not create the lock ${lockPath}: ${(error as Error).message}`, { cause: error });
         }
-        const owner = readOwner(lockPath);
+        const owner = lockOwner(lockPath);
         if (owner !== undefined && owner !== process.pid && isProcessAlive(owner)) {
           throw new DreamError("DATA_DIR_LOCKED", `the data directory is in use by process ${owner} (${lockPath})`);
         }
@@ -29,11 +32,12 @@ export class DirectoryLock {
   }
 
   release(): void {
-    if (readOwner(this.lockPath) === process.pid) fs.rmSync(this.lockPath, { force: true });
+    if (lockOwner(this.lockPath) === process.pid) fs.rmSync(this.lockPath, { force: true });
   }
 }
 
-function readOwner(lockPath: string): number | undefined {
+/** The pid recorded in a lock file, or undefined when there is none (the process may be dead). */
+export function lockOwner(lockPath: string): number | undefined {
   try {
     const pid = JSON.parse(fs.readFileSync(lockPath, "utf8")).pid;
     return Number.isSafeInteger(pid) ? pid : undefined;

@@ -9,10 +9,11 @@ import { DreamError } from "../protocol/errors";
 import { AuditLog } from "./audit-log";
 import { type CheckpointWritten, loadCheckpoint, writeCheckpoint } from "./checkpoint";
 import { Journal, type JournalEntry, type ReplayReport } from "./journal";
-import { DirectoryLock } from "./lock";
+import { DirectoryLock, LOCK_FILE } from "./lock";
 import { encodeAdd, encodeDropVectors, encodeEmbed } from "./journal-entries";
 import { MemoryState } from "./memory-state";
 import { type EmbeddingInput, type MemoryRecord, type RecordDefaults, validateRecordInput } from "./records";
+import type { ReceiptHistory } from "./receipt-history";
 import { runSearch, type SearchRequest, type SearchResponse } from "./search";
 import type { VectorBinding, VectorSpaces } from "./vector-spaces";
 
@@ -77,7 +78,7 @@ export class MemoryStore {
     } catch (cause) {
       throw new DreamError("IO_ERROR", `cannot create the data directory ${dataDir}: ${(cause as Error).message}`, { cause });
     }
-    const lock = DirectoryLock.acquire(path.join(dataDir, "store.lock"));
+    const lock = DirectoryLock.acquire(path.join(dataDir, LOCK_FILE));
     try {
       const journalPath = path.join(dataDir, "journal.jsonl");
       const { k1, b } = new Bm25Index(options.bm25);
@@ -203,6 +204,11 @@ export class MemoryStore {
     if (this.receiptNotes) Object.assign(response.receipt, this.receiptNotes());
     this.audit.write(response.receipt);
     return response;
+  }
+
+  /** The newest search receipts, this run's and those found at the end of the audit log on open. */
+  get receipts(): ReceiptHistory {
+    return this.audit.recent;
   }
 
   /** search_vector: dense-only diagnostics (no BM25, fusion, conflicts or packing; quarantine shown, not applied). */
