@@ -1,9 +1,10 @@
 // The memory commands of `dsh-dream`, spoken to the bridge over its RPC: import, add, search,
-// search-vector, status, forget, quarantine, release, export.
+// search-vector, receipt, status, forget, quarantine, release, export.
 import fs from "node:fs";
 import path from "node:path";
 import { DreamError } from "../protocol/errors";
 import type { ImportReport } from "../store/memory-store";
+import type { ReceiptResponse } from "../store/receipts";
 import type { SearchResponse } from "../store/search";
 import { parseSearchRequest } from "../store/search-request";
 import { flagInt, flagString, type ParsedArgs } from "./args";
@@ -103,6 +104,14 @@ export async function searchVectorCommand(api: MemoryApi, args: ParsedArgs, io: 
   const { results } = await api.call<{ results: Array<{ id: string; score: number; quarantined: boolean }> }>("search_vector", params);
   if (args.flags.has("json")) io.out(JSON.stringify({ results }) + "\n");
   else results.forEach((h, i) => io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(4)}  ${h.id}${h.quarantined ? "  (quarantined)" : ""}\n`));
+  return 0;
+}
+
+export async function receiptCommand(api: MemoryApi, args: ParsedArgs, io: CliIo): Promise<number> {
+  const id = flagString(args, "id");
+  const response = await api.call<ReceiptResponse>("receipt", id === undefined ? {} : { receipt_id: id });
+  // A receipt is a nested diagnostic record: indented for people, one line (as on the wire) for --json.
+  io.out((args.flags.has("json") ? JSON.stringify(response) : JSON.stringify(response.receipt, null, 2)) + "\n");
   return 0;
 }
 

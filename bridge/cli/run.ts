@@ -7,6 +7,7 @@ import {
   exportCommand,
   importCommand,
   lifecycleCommand,
+  receiptCommand,
   searchCommand,
   searchVectorCommand,
   statusCommand,
@@ -23,7 +24,7 @@ import { serveCommand, stopCommand } from "./serve";
 const FLAGS = {
   values: [
     "data-dir", "top-k", "scope", "batch", "text", "source-type", "timestamp-ms", "id", "session-id", "turn", "reason",
-    "query-embedding", "idle-exit-ms", "chroma-url", "model", "model-dir", "remote-host",
+    "query-embedding", "idle-exit-ms", "owner-pid", "chroma-url", "model", "model-dir", "remote-host",
   ],
   switches: ["json", "timeline", "help", "with-vectors", "no-chroma"],
 } as const;
@@ -36,6 +37,7 @@ memory commands (they talk to the bridge for the data directory, starting one if
   search QUERY [--top-k N] [--timeline] [--scope S] [--query-embedding FILE] [--json]
   search --batch QUERIES.jsonl [--top-k N] --json
   search-vector --query-embedding FILE [--top-k N] [--scope S] [--json]   dense-only diagnostics
+  receipt [--id RECEIPT_ID] [--json]    why the last search (or that one) returned what it did
   status [--json]
   forget ID | quarantine ID --reason R | release ID
   export FILE.jsonl [--with-vectors]    every memory in the import format
@@ -45,7 +47,8 @@ embeddings:
   download-model [--model M] [--model-dir D] [--remote-host URL]   the one command that downloads a model
 
 bridge:
-  serve [--chroma-url URL | --no-chroma] [--idle-exit-ms N]   run the bridge in the foreground
+  serve [--chroma-url URL | --no-chroma] [--idle-exit-ms N] [--owner-pid PID]
+                                        run the bridge in the foreground (until PID exits, if given)
   stop                                  stop the bridge for the data directory
 
   demo                                  offline walk-through in a temporary data directory
@@ -61,6 +64,7 @@ const MEMORY_COMMANDS: Record<string, MemoryCommand> = {
   add: addCommand,
   search: searchCommand,
   "search-vector": searchVectorCommand,
+  receipt: receiptCommand,
   status: statusCommand,
   export: exportCommand,
   forget: (api, args, io) => lifecycleCommand(api, "forget", args, io),
@@ -88,7 +92,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (command === "download-model") return await downloadModelCommand(dataDir, sub, io);
     const handler = MEMORY_COMMANDS[command];
     if (!handler) throw new DreamError("BAD_ARGUMENTS", `unknown command "${command}"`);
-    return await handler(await connectBridge(dataDir, io, { start: true }), sub, io);
+    return await handler(await connectBridge(dataDir, io), sub, io);
   } catch (error) {
     if (!isDreamError(error)) throw error;
     if (json) io.out(JSON.stringify({ error: error.toJSON() }) + "\n");

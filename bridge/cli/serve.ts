@@ -1,11 +1,11 @@
-// `dsh-dream serve` runs the bridge in this process until SIGTERM/SIGINT, `dsh-dream stop`, or (for a
-// bridge started on demand) an idle timeout. `dsh-dream stop` asks the running bridge to shut down.
+// `dsh-dream serve` runs the bridge in this process until SIGTERM/SIGINT, `dsh-dream stop`, (for a
+// bridge started on demand) an idle timeout, or the exit of its --owner-pid. `dsh-dream stop` asks the
+// running bridge to shut down.
 import { DreamError } from "../protocol/errors";
-import { isProcessAlive } from "../store/lock";
+import { attachBridge, stopBridge } from "../client/bridge-launcher";
 import { loadBridgeConfig, parseUrl, type BridgeConfig } from "../server/bridge-config";
 import { startBridge } from "../server/daemon";
 import { flagInt, flagString, type ParsedArgs } from "./args";
-import { connectBridge } from "./connect";
 import type { CliIo } from "./io";
 
 const STOP_WAIT_MS = 20_000;
@@ -14,7 +14,11 @@ export async function serveCommand(dataDir: string, args: ParsedArgs, io: CliIo)
   const config = withFlags(loadBridgeConfig(dataDir), args);
   const idleExitMs = flagInt(args, "idle-exit-ms");
   if (idleExitMs !== undefined && idleExitMs < 1000) throw new DreamError("BAD_ARGUMENTS", "--idle-exit-ms must be at least 1000");
-  const bridge = await startBridge({ dataDir, config, version: io.version, idleExitMs, env: io.env });
+  const ownerPid = flagInt(args, "owner-pid");
+  if (ownerPid !== undefined && !(ownerPid > 0 && Number.isSafeInteger(ownerPid))) {
+    throw new DreamError("BAD_ARGUMENTS", `--owner-pid must be a positive process id (got ${ownerPid})`);
+  }
+  const bridge = await startBridge({ dataDir, config, version: io.version, idleExitMs, ownerPid, env: io.env });
   io.onShutdownSignal((signal) => void bridge.stop(`signal ${signal}`));
   io.out(`dsh-dream bridge serving ${dataDir} on 127.0.0.1:${bridge.port} (pid ${process.pid})\n`);
   await bridge.stopped;
@@ -22,22 +26,18 @@ export async function serveCommand(dataDir: string, args: ParsedArgs, io: CliIo)
 }
 
 export async function stopCommand(dataDir: string, io: CliIo): Promise<number> {
-  let client;
-  try {
-    client = await connectBridge(dataDir, io, { start: false });
-  } catch (error) {
-    if (error instanceof DreamError && error.code === "BRIDGE_UNAVAILABLE") {
-      io.out(`no bridge is running for ${dataDir}\n`);
-      return 0;
-    }
-    throw error;
+  const running = await attachBridge(dataDir);
+  if (!running) {
+    io.out(`no bridge is running for ${dataDir}\n`);
+    return 0;
   }
-  const { pid } = await client.health();
-  await client.call("shutdown", {});
-  const deadline = Date.now() + STOP_WAIT_MS;
-  while (Date.now() < deadline && isProcessAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 100));
-  if (isProcessAlive(pid)) throw new DreamError("BRIDGE_UNAVAILABLE", `the bridge (pid ${pid}) did not stop within ${STOP_WAIT_MS / 1000} s`);
-  io.out(`stopped the bridge for ${dataDir} (pid ${pid})\n`);
+  const { pid } = running;
+  const outcome = await stopBridge(running.client, pid, STOP_WAIT_MS);
+  io.out(
+    outcome === "stopped"
+      ? `stopped the bridge for ${dataDir} (pid ${pid})\n`
+      : `killed the bridge for ${dataDir} (pid ${pid}): it did not stop within ${STOP_WAIT_MS / 1000} s\n`,
+  );
   return 0;
 }
 

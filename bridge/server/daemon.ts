@@ -10,6 +10,7 @@ import { PROTOCOL_VERSION } from "../protocol/wire";
 import { createProvider } from "../embed/create-provider";
 import { EmbeddingService } from "../embed/embedding-service";
 import { DreamError } from "../protocol/errors";
+import { isProcessAlive } from "../store/lock";
 import { MemoryStore } from "../store/memory-store";
 import type { VectorBinding } from "../store/vector-spaces";
 import { loadOrCreateToken, removeBridgeFile, writeBridgeFile } from "./bridge-file";
@@ -26,6 +27,8 @@ export interface BridgeOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Exit after this long without a request (on-demand bridges); undefined = run until stopped. */
   idleExitMs?: number;
+  /** Exit once this process is gone (the host that started the bridge); undefined = no owner. */
+  ownerPid?: number;
 }
 
 // A checkpoint rewrites every part (about 2 s at 100k memories), so it is taken only when the bridge
@@ -34,6 +37,9 @@ const CHECKPOINT_CHECK_MS = 30_000;
 const CHECKPOINT_QUIET_MS = 10_000;
 const CHECKPOINT_AFTER_BYTES = 64 * 1024 * 1024;
 const SHUTDOWN_DRAIN_MS = 5_000;
+// Polling, because a process cannot wait on a non-child on every platform; 0.5 s keeps the exit well
+// inside the 2 s an owner may expect, for one signal-0 syscall per tick.
+const OWNER_POLL_MS = 500;
 
 export interface RunningBridge {
   port: number;
@@ -68,6 +74,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     }
   }, CHECKPOINT_CHECK_MS);
   checkpointTimer.unref();
+  let ownerTimer: NodeJS.Timeout | undefined;
   let stopping: Promise<void> | undefined;
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
@@ -77,6 +84,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       log.info(`stopping: ${reason}`);
       if (idleTimer) clearTimeout(idleTimer);
       clearInterval(checkpointTimer);
+      clearInterval(ownerTimer);
       removeBridgeFile(options.dataDir, process.pid);
       await server?.close();
       await embedder?.stop();
@@ -142,6 +150,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     });
     writeBridgeFile(options.dataDir, { port: server.port, pid: process.pid, version: options.version, protocol: PROTOCOL_VERSION, token, started_ms: Date.now() });
     touch();
+    ownerTimer = watchOwner(options.ownerPid, stop);
     log.info(`serving on 127.0.0.1:${server.port}, pid ${process.pid}, chroma ${replica?.mode ?? "off"}`);
     return { port: server.port, stopped, stop };
   } catch (error) {
@@ -149,6 +158,16 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     await stop("start failed");
     throw error;
   }
+}
+
+function watchOwner(ownerPid: number | undefined, stop: (reason: string) => Promise<void>): NodeJS.Timeout | undefined {
+  if (ownerPid === undefined) return undefined;
+  const timer = setInterval(() => {
+    if (!isProcessAlive(ownerPid)) void stop(`owner process ${ownerPid} exited`);
+  }, OWNER_POLL_MS);
+  // The RPC server keeps the process alive; this timer alone must not.
+  timer.unref();
+  return timer;
 }
 
 async function startReplica(options: BridgeOptions, store: MemoryStore, log: BridgeLog): Promise<Replica | undefined> {

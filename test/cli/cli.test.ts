@@ -102,6 +102,17 @@ describe("dsh-dream CLI", () => {
     expect(JSON.parse(runCli(["--data-dir", dataDir, "search", "secret plan", "--json"]).stdout).results).toEqual([]);
   });
 
+  it("prints the last search's receipt, or one by --id, and NOT_FOUND for an unknown id", () => {
+    runCli(["--data-dir", dataDir, "add", "--text", "the blue mug is on the desk", "--source-type", "user_message", "--id", "mug"]);
+    const first = JSON.parse(runCli(["--data-dir", dataDir, "search", "blue mug", "--json"]).stdout).receipt;
+    const second = JSON.parse(runCli(["--data-dir", dataDir, "search", "desk", "--json"]).stdout).receipt;
+    expect(JSON.parse(runCli(["--data-dir", dataDir, "receipt"]).stdout)).toEqual(second);
+    expect(JSON.parse(runCli(["--data-dir", dataDir, "receipt", "--id", first.receipt_id, "--json"]).stdout)).toEqual({ receipt: first });
+    const unknown = runCli(["--data-dir", dataDir, "receipt", "--id", "rcpt_nope"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('error [NOT_FOUND]: no receipt with id "rcpt_nope" among the 2 most recent searches');
+  });
+
   it("uses $DSH_HOME/dsh-dream as the default data directory", () => {
     const home = path.join(work, "dsh-home");
     runCli(["add", "--text", "hello", "--source-type", "user_message"], { env: { DSH_HOME: home } });

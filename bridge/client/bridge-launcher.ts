@@ -1,0 +1,137 @@
+// Finds the bridge that serves a data directory or starts one (`<execPath> <cli> serve` as a child,
+// no shell, no npx), and stops one; shared by the CLI and the DSH plugin host.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { DreamError, isDreamError } from "../protocol/errors";
+import { isProcessAlive, LOCK_FILE, lockOwner } from "../store/lock";
+import { BridgeClient } from "./bridge-client";
+
+export interface LaunchOptions {
+  dataDir: string;
+  /** Path of the built CLI (dist/cli.cjs). */
+  cliPath: string;
+  /** Runtime that runs the CLI; default process.execPath (which may be an Electron binary, see below). */
+  execPath?: string;
+  /** The bridge's whole environment (it reads secrets such as the embedding API key from it). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The bridge exits once this process is gone. */
+  ownerPid?: number;
+  /** The bridge exits after this long without a request. */
+  idleExitMs?: number;
+  startTimeoutMs?: number;
+  /** Default true: the bridge outlives its starter's console and process group (the CLI's case). */
+  detached?: boolean;
+}
+
+export interface LaunchedBridge {
+  client: BridgeClient;
+  /** Set only when this call started the bridge that answered; undefined when it attached to one. */
+  started: { pid: number } | undefined;
+}
+
+const START_TIMEOUT_MS = 30_000;
+const POLL_MS = 100;
+const SHUTDOWN_CALL_TIMEOUT_MS = 5_000;
+const KILL_WAIT_MS = 5_000;
+
+export async function launchOrAttachBridge(options: LaunchOptions): Promise<LaunchedBridge> {
+  const { dataDir } = options;
+  const existing = await attachBridge(dataDir);
+  if (existing) return { client: existing.client, started: undefined };
+  fs.mkdirSync(dataDir, { recursive: true });
+  const args = [options.cliPath, "serve", "--data-dir", dataDir];
+  if (options.ownerPid !== undefined) args.push("--owner-pid", String(options.ownerPid));
+  if (options.idleExitMs !== undefined) args.push("--idle-exit-ms", String(options.idleExitMs));
+  const child = spawn(options.execPath ?? process.execPath, args, {
+    detached: options.detached ?? true,
+    stdio: "ignore",
+    windowsHide: true,
+    shell: false,
+    // An Electron host binary runs the CLI as plain Node only with this set; Node ignores it.
+    env: { ...options.env, ELECTRON_RUN_AS_NODE: "1" } as NodeJS.ProcessEnv,
+  });
+  let exited: number | null = null;
+  let spawnError: Error | undefined;
+  child.on("exit", (code) => (exited = code ?? 1));
+  child.on("error", (error) => (spawnError = error));
+  child.unref();
+  const timeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    await sleep(POLL_MS);
+    const found = await attachBridge(dataDir);
+    if (found) return { client: found.client, started: found.pid === child.pid ? { pid: found.pid } : undefined };
+    if (spawnError) throw new DreamError("BRIDGE_UNAVAILABLE", `could not start the bridge for ${dataDir}: ${spawnError.message}`, { cause: spawnError });
+    // A child that exits because another live process holds the directory lost the race to a bridge that
+    // is still starting (embedded Chroma takes seconds): keep polling for that one.
+    if (exited !== null && exited !== 0 && !anotherBridgeStarting(dataDir, child.pid)) {
+      throw new DreamError("BRIDGE_UNAVAILABLE", `the bridge for ${dataDir} did not start: ${lastLogLine(dataDir) ?? `exit code ${exited}`}`);
+    }
+  }
+  throw new DreamError("BRIDGE_UNAVAILABLE", `the bridge for ${dataDir} did not answer within ${timeoutMs / 1000} s`);
+}
+
+/** The healthy bridge serving `dataDir` and its pid, or undefined when none answers. */
+export async function attachBridge(dataDir: string): Promise<{ client: BridgeClient; pid: number } | undefined> {
+  let client: BridgeClient;
+  try {
+    client = BridgeClient.fromDataDir(dataDir);
+  } catch {
+    return undefined; // no bridge file yet: nobody serves this directory
+  }
+  try {
+    return { client, pid: (await client.health()).pid };
+  } catch {
+    return undefined; // a stale bridge file from a bridge that died; a new one will replace it
+  }
+}
+
+/**
+ * Asks the bridge to shut down and waits up to `waitMs` for its process to go; a bridge that does not
+ * is killed. "stopped" also covers a bridge that was already gone. Throws only if it cannot be ended.
+ */
+export async function stopBridge(client: BridgeClient, pid: number, waitMs: number): Promise<"stopped" | "killed"> {
+  try {
+    await client.call("shutdown", {}, { timeoutMs: Math.min(waitMs, SHUTDOWN_CALL_TIMEOUT_MS) });
+  } catch (error) {
+    // Not answering is expected of a bridge that is gone or hung; anything else from a live one is the caller's to see.
+    const unreachable = isDreamError(error) && error.code === "BRIDGE_UNAVAILABLE";
+    if (!unreachable && isProcessAlive(pid)) throw error;
+  }
+  if (await waitForExit(pid, waitMs)) return "stopped";
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
+  if (await waitForExit(pid, KILL_WAIT_MS)) return "killed";
+  throw new DreamError("BRIDGE_UNAVAILABLE", `the bridge (pid ${pid}) did not stop within ${waitMs / 1000} s, nor when killed`);
+}
+
+async function waitForExit(pid: number, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  while (isProcessAlive(pid)) {
+    if (Date.now() >= deadline) return false;
+    await sleep(POLL_MS);
+  }
+  return true;
+}
+
+function anotherBridgeStarting(dataDir: string, childPid: number | undefined): boolean {
+  const owner = lockOwner(path.join(dataDir, LOCK_FILE));
+  return owner !== undefined && owner !== childPid && isProcessAlive(owner);
+}
+
+function lastLogLine(dataDir: string): string | undefined {
+  try {
+    const lines = fs.readFileSync(path.join(dataDir, "bridge.log"), "utf8").trim().split(/\r?\n/);
+    return lines.at(-1);
+  } catch {
+    return undefined;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

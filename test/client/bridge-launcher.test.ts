@@ -1,0 +1,121 @@
+// launchOrAttachBridge and stopBridge with the real CLI: attaching to a running bridge, starting one
+// (passing --owner-pid through), stopping it for good, and the errors a failed start gives.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { attachBridge, launchOrAttachBridge, stopBridge, type LaunchOptions } from "../../bridge/client/bridge-launcher";
+import { isProcessAlive } from "../../bridge/store/lock";
+import { serveBridge } from "../bridge/bridge-process";
+import { CLI } from "../cli/run-cli";
+import { tempDir } from "../store/helpers";
+
+const dataDirs: string[] = [];
+const owners: ChildProcess[] = [];
+
+// Chroma plays no part in finding or starting a bridge; the data directory's config turns it off.
+function newDataDir(chroma: "off" | "embedded" = "off"): string {
+  const dataDir = tempDir("launcher-");
+  if (chroma === "off") fs.writeFileSync(path.join(dataDir, "bridge-config.json"), JSON.stringify({ chroma: { mode: "off" } }));
+  dataDirs.push(dataDir);
+  return dataDir;
+}
+
+function spawnOwner(): ChildProcess {
+  const owner = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
+  owners.push(owner);
+  return owner;
+}
+
+// Whatever a test left running, a failing one included, is stopped the graceful way (its Chroma too).
+afterEach(async () => {
+  for (const owner of owners.splice(0)) owner.kill("SIGKILL");
+  for (const dataDir of dataDirs.splice(0)) {
+    const running = await attachBridge(dataDir);
+    if (running) await stopBridge(running.client, running.pid, 20_000);
+  }
+});
+
+const options = (dataDir: string, extra: Partial<LaunchOptions> = {}): LaunchOptions => ({ dataDir, cliPath: CLI, env: process.env, ...extra });
+
+async function waitUntilGone(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (isProcessAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  return !isProcessAlive(pid);
+}
+
+describe("launchOrAttachBridge", () => {
+  it("attaches to the bridge already serving the data directory and starts nothing", async () => {
+    const dataDir = newDataDir();
+    const served = await serveBridge(dataDir);
+    const { client, started: launched } = await launchOrAttachBridge(options(dataDir));
+    expect(launched).toBeUndefined();
+    expect((await client.health()).pid).toBe(served.child.pid);
+  });
+
+  it("starts a bridge when none runs, says which pid it started, and that bridge answers", async () => {
+    const dataDir = newDataDir();
+    const { client, started: launched } = await launchOrAttachBridge(options(dataDir, { idleExitMs: 60_000 }));
+    expect(isProcessAlive(launched!.pid)).toBe(true);
+    expect(await client.call("add", { id: "a", text: "hello", source_type: "user_message" })).toMatchObject({ status: "added" });
+    expect(await client.call("status", {})).toMatchObject({ records: 1, bridge: { pid: launched!.pid } });
+    const again = await launchOrAttachBridge(options(dataDir));
+    expect(again.started).toBeUndefined();
+  });
+
+  it("passes --owner-pid on, so the started bridge ends with its owner", async () => {
+    const dataDir = newDataDir();
+    const owner = spawnOwner();
+    const { started: launched } = await launchOrAttachBridge(options(dataDir, { ownerPid: owner.pid }));
+    owner.kill("SIGKILL");
+    expect(await waitUntilGone(launched!.pid, 10_000)).toBe(true);
+    expect(fs.existsSync(path.join(dataDir, "bridge.json"))).toBe(false);
+  });
+
+  it("lets concurrent launches share one bridge, and only the launch that started it says so", async () => {
+    // Embedded Chroma makes the winner slow to answer, long after the losers have exited.
+    const dataDir = newDataDir("embedded");
+    const launches = await Promise.all([1, 2, 3].map(() => launchOrAttachBridge(options(dataDir))));
+    const pids = await Promise.all(launches.map(async (l) => (await l.client.health()).pid));
+    expect(new Set(pids).size).toBe(1);
+    expect(launches.filter((l) => l.started !== undefined).map((l) => l.started)).toEqual([{ pid: pids[0] }]);
+    expect(await stopBridge(launches[0].client, pids[0], 20_000)).toBe("stopped");
+  });
+
+  it("fails with BRIDGE_UNAVAILABLE when the bridge cannot start, and when the runtime does not exist", async () => {
+    const dataDir = newDataDir();
+    fs.writeFileSync(path.join(dataDir, "bridge-config.json"), JSON.stringify({ chroma: { mode: "sideways" } }));
+    await expect(launchOrAttachBridge(options(dataDir))).rejects.toMatchObject({
+      code: "BRIDGE_UNAVAILABLE",
+      message: `the bridge for ${dataDir} did not start: exit code 1`,
+    });
+    await expect(launchOrAttachBridge(options(newDataDir(), { execPath: path.join(dataDir, "no-such-node") }))).rejects.toMatchObject({
+      code: "BRIDGE_UNAVAILABLE",
+      message: expect.stringContaining("could not start the bridge"),
+    });
+  });
+});
+
+describe("stopBridge", () => {
+  it("shuts the bridge down, waits for its process to go and leaves no bridge file; a second stop is harmless", async () => {
+    const dataDir = newDataDir();
+    const { client, started: launched } = await launchOrAttachBridge(options(dataDir));
+    const pid = launched!.pid;
+    expect(await stopBridge(client, pid, 20_000)).toBe("stopped");
+    expect(isProcessAlive(pid)).toBe(false);
+    expect(fs.existsSync(path.join(dataDir, "bridge.json"))).toBe(false);
+    expect(await attachBridge(dataDir)).toBeUndefined();
+    expect(await stopBridge(client, pid, 1_000)).toBe("stopped");
+  });
+
+  // SIGSTOP, the stand-in for a hung bridge, exists on POSIX only.
+  const posixIt = process.platform === "win32" ? it.skip : it;
+  posixIt("kills a bridge that does not stop within the wait", async () => {
+    const dataDir = newDataDir();
+    const { client, started: launched } = await launchOrAttachBridge(options(dataDir));
+    const pid = launched!.pid;
+    // A stopped process can neither answer nor exit.
+    process.kill(pid, "SIGSTOP");
+    expect(await stopBridge(client, pid, 500)).toBe("killed");
+    expect(isProcessAlive(pid)).toBe(false);
+  });
+});
