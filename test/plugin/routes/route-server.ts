@@ -1,0 +1,153 @@
+// A small stand-in for the host's web server (exact routes in a Map, duplicates refused, as the
+// host does), served by a real node:http server on loopback, with the plugin's routes on it over
+// an in-memory settings service; plus a client that keeps the raw text of each answer.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { parseConfig, type PluginConfig } from "../../../plugin/config";
+import type { Disposer, WebRoute, WebServerService } from "../../../plugin/host-types";
+import { registerRoutes } from "../../../plugin/routes/routes";
+
+export class ExactWebServer implements WebServerService {
+  readonly routes = new Map<string, WebRoute>();
+  /** Anything a handler threw or rejected with: the host would have had to catch it. */
+  readonly escaped: unknown[] = [];
+
+  register(route: WebRoute): Disposer {
+    if (route.kind !== "exact") throw new Error(`this test server holds exact routes only (got ${route.kind})`);
+    if (this.routes.has(route.path)) throw new Error(`a route is already registered at exact ${route.path}`);
+    this.routes.set(route.path, route);
+    return () => {
+      if (this.routes.get(route.path) === route) this.routes.delete(route.path);
+    };
+  }
+
+  dispatch(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const route = this.routes.get((req.url ?? "").split("?")[0]);
+    if (route === undefined) {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("no route");
+      return;
+    }
+    Promise.resolve()
+      .then(() => route.handler(req, res))
+      .catch((error: unknown) => {
+        this.escaped.push(error);
+        res.destroy();
+      });
+  }
+}
+
+export interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  body: any;
+}
+
+export interface RequestOptions {
+  method?: string;
+  path: string;
+  headers?: http.OutgoingHttpHeaders;
+  body?: string | Buffer;
+  /** Sends the body without Content-Length, so only counting the bytes can stop it. */
+  chunked?: boolean;
+}
+
+/** The settings service in memory: a change is validated whole by the real parseConfig before it replaces anything. */
+export class MemorySettings {
+  private current = parseConfig({});
+
+  effective(): PluginConfig {
+    return this.current;
+  }
+
+  async update(patch: unknown): Promise<PluginConfig> {
+    this.current = parseConfig(merge(this.current, patch));
+    return this.current;
+  }
+}
+
+function merge(base: unknown, patch: unknown): unknown {
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+  if (!isObject(base) || !isObject(patch)) return patch;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(patch)) out[key] = merge(out[key], value);
+  return out;
+}
+
+type Json = Record<string, unknown>;
+
+export interface RouteHarness {
+  web: ExactWebServer;
+  port: number;
+  settings: MemorySettings;
+  /** Names of the deps called, in order. */
+  calls: string[];
+  reported: Array<{ error: unknown; route: string }>;
+  /** Replace these to script what status(), reembed() and reportError() do next. */
+  script: { status: () => Promise<Json>; reembed: () => Promise<Json>; report: (error: unknown, route: string) => void };
+  dispose: () => void;
+  stop(): Promise<void>;
+}
+
+export async function startRoutes(): Promise<RouteHarness> {
+  const web = new ExactWebServer();
+  const settings = new MemorySettings();
+  const calls: string[] = [];
+  const reported: RouteHarness["reported"] = [];
+  const script: RouteHarness["script"] = {
+    status: async () => ({ records: 3, bridge: "running" }),
+    reembed: async () => ({ started: true, total: 3 }),
+    report: (error, route) => reported.push({ error, route }),
+  };
+  const dispose = registerRoutes(web, {
+    settings,
+    status: () => (calls.push("status"), script.status()),
+    reembed: () => (calls.push("reembed"), script.reembed()),
+    reembedProgress: async () => (calls.push("reembedProgress"), { running: true, done: 1, total: 3 }),
+    reportError: (error, route) => script.report(error, route),
+  });
+  const server = await startServer(web);
+  const stop = async () => {
+    dispose();
+    await server.close();
+  };
+  return { web, port: server.port, settings, calls, reported, script, dispose, stop };
+}
+
+async function startServer(web: ExactWebServer): Promise<{ port: number; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => web.dispatch(req, res));
+  await new Promise<void>((resolve) => server.listen({ host: "127.0.0.1", port: 0 }, resolve));
+  const port = (server.address() as AddressInfo).port;
+  const close = () =>
+    new Promise<void>((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+      server.closeAllConnections();
+    });
+  return { port, close };
+}
+
+export function request(port: number, options: RequestOptions): Promise<Answer> {
+  const headers: http.OutgoingHttpHeaders = { ...options.headers };
+  if (options.body !== undefined && !options.chunked) headers["content-length"] = Buffer.byteLength(options.body);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, method: options.method ?? "GET", path: options.path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        const json = (res.headers["content-type"] ?? "").startsWith("application/json");
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: json ? JSON.parse(text) : undefined });
+      });
+    });
+    // The server may close while a refused body is still being sent; its answer still arrives.
+    req.on("error", (error: NodeJS.ErrnoException) => (error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error)));
+    if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
+}
+
+/** POSTs `value` as JSON, the way the settings panel does. */
+export function postJson(port: number, path: string, value: unknown, headers: http.OutgoingHttpHeaders = {}): Promise<Answer> {
+  return request(port, { method: "POST", path, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(value) });
+}

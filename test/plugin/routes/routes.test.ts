@@ -1,0 +1,87 @@
+import { DEFAULT_CONFIG } from "../../../plugin/config";
+import { ROUTE_PREFIX, registerRoutes } from "../../../plugin/routes/routes";
+import { ExactWebServer, MemorySettings, postJson, request, startRoutes, type RouteHarness } from "./route-server";
+
+const SETTINGS = `${ROUTE_PREFIX}/settings`;
+const STATUS = `${ROUTE_PREFIX}/status`;
+const REEMBED = `${ROUTE_PREFIX}/reembed`;
+
+let h: RouteHarness;
+
+beforeEach(async () => {
+  h = await startRoutes();
+});
+
+afterEach(async () => {
+  await h.stop();
+  expect(h.web.escaped).toEqual([]);
+});
+
+describe("plugin routes: happy paths", () => {
+  it("answers GET settings with the effective settings as no-store, nosniff JSON", async () => {
+    const answer = await request(h.port, { path: SETTINGS });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ settings: DEFAULT_CONFIG });
+    expect(answer.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(answer.headers["cache-control"]).toBe("no-store");
+    expect(answer.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  it("applies a POSTed settings change, answers the new settings and keeps them for the next GET", async () => {
+    const expected = { ...DEFAULT_CONFIG, recall: { ...DEFAULT_CONFIG.recall, topK: 8 } };
+    const answer = await postJson(h.port, SETTINGS, { settings: { recall: { topK: 8 } } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ settings: expected });
+    expect((await request(h.port, { path: SETTINGS })).body).toEqual({ settings: expected });
+  });
+
+  it("answers GET status with what status() returned", async () => {
+    const answer = await request(h.port, { path: STATUS });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ records: 3, bridge: "running" });
+    expect(h.calls).toEqual(["status"]);
+  });
+
+  it("starts re-embedding on POST with an empty object and answers 202 with what reembed() returned", async () => {
+    const answer = await postJson(h.port, REEMBED, {});
+    expect(answer.status).toBe(202);
+    expect(answer.body).toEqual({ started: true, total: 3 });
+    expect(h.calls).toEqual(["reembed"]);
+  });
+
+  it("answers GET reembed with the progress of the re-embedding job", async () => {
+    const answer = await request(h.port, { path: REEMBED });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ running: true, done: 1, total: 3 });
+    expect(h.calls).toEqual(["reembedProgress"]);
+  });
+});
+
+describe("plugin routes: secrets and lifecycle", () => {
+  it("answers a status holding an API key with [redacted] and never sends the key", async () => {
+    h.script.status = async () => ({ embedding: { api_key: "sk-secret", apiKeyEnv: "DSH_DREAM_EMBEDDING_API_KEY" } });
+    const answer = await request(h.port, { path: STATUS });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ embedding: { api_key: "[redacted]", apiKeyEnv: "DSH_DREAM_EMBEDDING_API_KEY" } });
+    expect(answer.text).not.toContain("sk-secret");
+    expect(JSON.stringify(answer.headers)).not.toContain("sk-secret");
+  });
+
+  it("removes every route with the one disposer, after which the paths answer 404", async () => {
+    expect([...h.web.routes.keys()].sort()).toEqual([REEMBED, SETTINGS, STATUS]);
+    h.dispose();
+    expect(h.web.routes.size).toBe(0);
+    expect((await request(h.port, { path: STATUS })).status).toBe(404);
+    h.dispose();
+    expect(h.web.routes.size).toBe(0);
+  });
+
+  it("leaves none of its routes behind when a path is already taken on the host", () => {
+    const other = new ExactWebServer();
+    other.register({ kind: "exact", path: STATUS, handler: () => undefined });
+    const idle = async () => ({});
+    const deps = { settings: new MemorySettings(), status: idle, reembed: idle, reembedProgress: idle };
+    expect(() => registerRoutes(other, deps)).toThrow(`a route is already registered at exact ${STATUS}`);
+    expect([...other.routes.keys()]).toEqual([STATUS]);
+  });
+});
