@@ -1,5 +1,6 @@
 // Build: compile the WebAssembly kernels (WAT -> base64 TS module, generated and git-ignored),
-// then bundle each entry point with esbuild into dist/ (CommonJS, Node 20).
+// then bundle each entry point with esbuild into dist/ (CommonJS, Node 20), and the DSH host entry
+// as ESM (DSH loads plugins with import(); Node >= 22 there).
 import { build } from "esbuild";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -55,7 +56,32 @@ async function bundle() {
   }
 }
 
+// ESM has no require/__filename: bundled CommonJS dependencies (conf's) need the first, and the
+// plugin finds the bridge program (dist/cli.cjs) from the second.
+const esmBanner = [
+  'import { createRequire as __dreamCreateRequire } from "node:module";',
+  'import { fileURLToPath as __dreamFileUrlToPath } from "node:url";',
+  "const require = __dreamCreateRequire(import.meta.url);",
+  "const __dream_module_file = __dreamFileUrlToPath(import.meta.url);",
+].join("\n");
+
+async function bundlePlugin() {
+  await build({
+    entryPoints: [path.join(root, "plugin/index.ts")],
+    outfile: path.join(root, "dist/plugin/index.mjs"),
+    bundle: true,
+    platform: "node",
+    target: "node22",
+    format: "esm",
+    sourcemap: true,
+    banner: { js: esmBanner },
+    logLevel: "warning",
+    define: { DSH_DREAM_VERSION: JSON.stringify(version) },
+  });
+}
+
 await compileKernels();
 await bundle();
+await bundlePlugin();
 mkdirSync(path.join(root, "dist"), { recursive: true });
 for (const [from, to] of copies) copyFileSync(path.join(root, from), path.join(root, to));

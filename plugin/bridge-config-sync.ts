@@ -1,0 +1,50 @@
+// Carries the plugin's embedding settings into the bridge's own config file (bridge-config.json),
+// keeping the sections the plugin does not own (Chroma). Written atomically, only when different,
+// so an unchanged setting never restarts the bridge or re-embeds anything.
+import fs from "node:fs";
+import path from "node:path";
+import { CONFIG_FILE, parseBridgeConfig } from "../bridge/server/bridge-config";
+import { DreamError } from "../bridge/protocol/errors";
+import type { PluginConfig } from "./config";
+
+type Json = Record<string, unknown>;
+
+export function embeddingSection(embedding: PluginConfig["embedding"]): Json {
+  const section: Json = { provider: embedding.provider, reembed_on_dimension_mismatch: embedding.reembedOnDimensionMismatch };
+  if (embedding.model !== "") section.model = embedding.model;
+  if (embedding.baseUrl !== "") section.base_url = embedding.baseUrl;
+  if (embedding.apiKeyEnv !== "") section.api_key_env = embedding.apiKeyEnv;
+  return section;
+}
+
+/** Writes the embedding section if it differs from the file's; returns whether it changed. */
+export function syncBridgeConfig(dataDir: string, embedding: PluginConfig["embedding"]): boolean {
+  const file = path.join(dataDir, CONFIG_FILE);
+  const current = readJson(file);
+  const wanted = embeddingSection(embedding);
+  if (JSON.stringify(current.embedding ?? null) === JSON.stringify(wanted)) return false;
+  const next = { ...current, embedding: wanted };
+  parseBridgeConfig(next, file, dataDir); // the bridge would refuse it: say so here, write nothing
+  fs.mkdirSync(dataDir, { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, JSON.stringify(next, null, 2) + "\n", { mode: 0o600 });
+  fs.renameSync(temp, file);
+  return true;
+}
+
+function readJson(file: string): Json {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    throw error;
+  }
+  try {
+    const parsed = JSON.parse(text.replace(/^\uFEFF/, "")) as unknown;
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Json;
+  } catch {
+    // reported below
+  }
+  throw new DreamError("BAD_JSON", `${file} is not a JSON object; fix or delete it (the plugin will not overwrite it)`);
+}
