@@ -1,0 +1,60 @@
+// Shared pieces of the plugin's integration tests: reading what reached the bridge, polling for
+// background work, and making sure no bridge outlives its test.
+import fs from "node:fs";
+import path from "node:path";
+import { BridgeClient } from "../../bridge/client/bridge-client";
+import { stopBridge } from "../../bridge/client/bridge-launcher";
+
+export interface ExportedRecord {
+  id: string;
+  text: string;
+  source_type: string;
+  timestamp_ms: number;
+  session_id?: string;
+  turn?: number;
+  tags?: string[];
+  metadata: Record<string, unknown>;
+}
+
+/** Every live record in the bridge, in insertion order. */
+export async function bridgeRecords(client: BridgeClient): Promise<ExportedRecord[]> {
+  const out: ExportedRecord[] = [];
+  let after = 0;
+  for (;;) {
+    const page = await client.call<{ records: ExportedRecord[]; next: number | null }>("export", { after, limit: 1000 });
+    out.push(...page.records);
+    if (page.next === null) return out;
+    after = page.next;
+  }
+}
+
+/** Polls `read` until `done` holds (background capture, embedding and Chroma sync take a moment). */
+export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      last = await read();
+      if (done(last)) return last;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out; last value ${JSON.stringify(last)?.slice(0, 2000)}; last error ${String(lastError)}`);
+}
+
+/** Stops a bridge left running in a test's data directory (the plugin normally stops its own). */
+export async function stopPluginBridge(dataDir: string): Promise<void> {
+  const file = path.join(dataDir, "bridge.json");
+  if (!fs.existsSync(file)) return;
+  let client: BridgeClient;
+  try {
+    client = BridgeClient.fromDataDir(dataDir);
+  } catch {
+    return;
+  }
+  const { pid } = JSON.parse(fs.readFileSync(file, "utf8")) as { pid: number };
+  await stopBridge(client, pid, 10_000);
+}

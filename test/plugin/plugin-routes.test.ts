@@ -1,0 +1,107 @@
+// The plugin's settings routes on DSH's real web server (from npm): saved settings apply live,
+// survive a reload of the plugin, a bad value changes nothing, and no secret ever comes back.
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { BridgeClient } from "../../bridge/client/bridge-client";
+import { tempDir } from "../store/helpers";
+import { writeTinyModel } from "../embed/tiny-model";
+import { DshHost } from "./dsh-host-driver";
+import { bridgeRecords, stopPluginBridge, waitFor } from "./plugin-helpers";
+
+const SECRET = "sk-test-secret-4242";
+
+function request(port: number, method: string, route: string, body?: unknown): Promise<{ status: number; text: string; json: any }> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: "127.0.0.1", port, method, path: route, headers: { host: `localhost:${port}`, ...(payload ? { "content-type": "application/json" } : {}) } },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text, json: text === "" ? null : JSON.parse(text) }));
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+describe("the plugin's settings routes on DSH's web server", () => {
+  let dshHome: string;
+  let dataDir: string;
+  let host: DshHost;
+
+  beforeEach(() => {
+    dshHome = tempDir("dsh-home-");
+    dataDir = path.join(dshHome, "dsh-dream");
+    host = new DshHost({ ...process.env, DSH_HOME: dshHome, DSH_DREAM_EMBEDDING_API_KEY: SECRET });
+  });
+
+  afterEach(async () => {
+    host.kill();
+    await stopPluginBridge(dataDir);
+  });
+
+  it("applies saved settings live, keeps them across a reload, refuses a bad one whole, and never returns the API key", async () => {
+    const { webPort } = await host.boot({ enabled: false }, { webServer: true });
+    const port = webPort!;
+    const initial = await request(port, "GET", "/_dsh/holo-memory/settings");
+    expect(initial.status).toBe(200);
+    expect(initial.json.settings).toMatchObject({ enabled: false, holographic: false, embedding: { provider: "local", apiKeyEnv: "DSH_DREAM_EMBEDDING_API_KEY" } });
+    await host.createAgent("s-1");
+    const off = await host.turn("s-1", "记住我喜欢乌龙茶。", [{ text: "好的。" }]);
+    expect(off.requests[0]!.tools).toEqual([]);
+
+    const bad = await request(port, "POST", "/_dsh/holo-memory/settings", { settings: { enabled: true, embedding: { provider: "openai_compatible", model: "m", baseUrl: "ftp://example.com" } } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toMatchObject({ code: "INVALID_FIELD", field: "embedding.baseUrl" });
+    expect((await request(port, "GET", "/_dsh/holo-memory/settings")).json.settings).toEqual(initial.json.settings);
+    expect(fs.existsSync(path.join(dataDir, "settings.json"))).toBe(false);
+
+    const saved = await request(port, "POST", "/_dsh/holo-memory/settings", { settings: { enabled: true, holographic: true, embedding: { provider: "off" } } });
+    expect(saved.status).toBe(200);
+    expect(saved.json.settings).toMatchObject({ enabled: true, holographic: true, embedding: { provider: "off" } });
+    const file = path.join(dataDir, "settings.json");
+    expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual({ enabled: true, holographic: true, embedding: { provider: "off" } });
+    if (process.platform !== "win32") expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+
+    const on = await host.turn("s-1", "我最喜欢的茶是乌龙茶。", [{ text: "记住了。" }]);
+    expect(on.requests[0]!.tools).toEqual(["holo_forget", "holo_receipt", "holo_remember", "holo_search", "holo_timeline"]);
+    await waitFor(async () => bridgeRecords(BridgeClient.fromDataDir(dataDir)), (r) => r.length === 2);
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, "bridge-config.json"), "utf8")).embedding).toEqual({
+      provider: "off",
+      reembed_on_dimension_mismatch: true,
+      api_key_env: "DSH_DREAM_EMBEDDING_API_KEY",
+    });
+
+    await host.send("disposePlugin");
+    const reloaded = await host.send<{ webPort: number }>("load", { config: { enabled: false } });
+    expect(reloaded.webPort).toBe(port);
+    const after = await request(port, "GET", "/_dsh/holo-memory/settings");
+    expect(after.json.settings).toMatchObject({ enabled: true, holographic: true });
+
+    const status = await request(port, "GET", "/_dsh/holo-memory/status");
+    expect(status.status).toBe(200);
+    for (const response of [initial, bad, saved, after, status]) expect(response.text).not.toContain(SECRET);
+    expect(fs.readFileSync(file, "utf8")).not.toContain(SECRET);
+    expect(fs.readFileSync(path.join(dataDir, "bridge-config.json"), "utf8")).not.toContain(SECRET);
+  });
+
+  it("starts re-embedding through the route and reports its progress until every memory has a vector", async () => {
+    writeTinyModel(path.join(dataDir, "models"), "dream-test/tiny-bert-32", 32);
+    const config = { enabled: true, holographic: true, embedding: { provider: "local", model: "dream-test/tiny-bert-32" }, recall: { timeBudgetMs: 8000 } };
+    const { webPort } = await host.boot(config, { webServer: true });
+    await host.createAgent("s-2");
+    await host.turn("s-2", "我把护照放在抽屉里了。", [{ text: "好的，护照在抽屉里。" }]);
+
+    const started = await request(webPort!, "POST", "/_dsh/holo-memory/reembed", {});
+    expect(started.status).toBe(202);
+    expect(started.json).toMatchObject({ provider: "local", model: "dream-test/tiny-bert-32", state: "ready" });
+    const progress = await waitFor(
+      () => request(webPort!, "GET", "/_dsh/holo-memory/reembed"),
+      (r) => r.json?.embedding?.coverage?.records === 2 && r.json.embedding.coverage.current_vectors === 2,
+    );
+    expect(progress.json.embedding).toMatchObject({ state: "ready", dim: 32, coverage: { records: 2, current_vectors: 2, ratio: 1 } });
+  });
+});
