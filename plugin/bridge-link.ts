@@ -11,9 +11,10 @@ export interface BridgeLinkOptions {
   dataDir: string;
   /** dist/cli.cjs of this package. */
   cliPath: string;
-  env: Record<string, string | undefined>;
-  /** Runs before a bridge is started or attached (writes bridge-config.json); true when it changed. */
-  prepare(): boolean;
+  /** The bridge's environment, read when it is started (it may carry a saved API key). */
+  env(): Record<string, string | undefined>;
+  /** Runs before a bridge is started or attached (writes bridge-config.json). */
+  prepare(): void;
 }
 
 const STOP_WAIT_MS = 10_000;
@@ -53,13 +54,15 @@ export class BridgeLink {
   }
 
   /**
-   * Writes the configuration again; when it changed, restarts a bridge this plugin started (the next
-   * call starts one with the new settings). A bridge started elsewhere is left running: returns
-   * false so the caller can tell the user it must be restarted.
+   * Writes the configuration again and restarts a bridge this plugin started, so the next call
+   * starts one with the new settings (and key). A bridge started elsewhere is left running:
+   * returns false so the caller can tell the user it must be restarted.
    */
   async reconfigure(): Promise<boolean> {
-    if (!this.options.prepare()) return true;
+    // A start in flight read the old config and environment: let it finish, then replace it, so no
+    // bridge ever runs the new config with the old environment (a provider without its key).
     const client = this.client ?? (await this.connecting?.catch(() => undefined));
+    this.options.prepare();
     if (!client) return true;
     if (this.ownedPid === undefined) return false;
     await this.stop(client);
@@ -97,7 +100,7 @@ export class BridgeLink {
     const { client, started } = await launchOrAttachBridge({
       dataDir: this.options.dataDir,
       cliPath: this.options.cliPath,
-      env: this.options.env,
+      env: this.options.env(),
       ownerPid: process.pid,
     });
     if (this.disposed) {

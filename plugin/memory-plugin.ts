@@ -34,7 +34,13 @@ export function startMemoryPlugin(ctx: HostContext, config: PluginConfig, paths:
   const env = process.env as Record<string, string | undefined>;
   const dataDir = resolveDataDir(config.dataDir, env);
   const settings = new PluginSettings(config, openSettingsStore(dataDir));
-  const link = new BridgeLink({ dataDir, cliPath: paths.cliPath, env, prepare: () => syncBridgeConfig(dataDir, settings.effective().embedding) });
+  const link = new BridgeLink({
+    dataDir,
+    cliPath: paths.cliPath,
+    // A key saved from the settings panel reaches the bridge through the variable the config names.
+    env: () => withSavedKey(env, settings),
+    prepare: () => syncBridgeConfig(dataDir, settings.effective().embedding),
+  });
   const buffer = new TurnBuffer();
   const queue = new CaptureQueue(
     {
@@ -61,8 +67,9 @@ export function startMemoryPlugin(ctx: HostContext, config: PluginConfig, paths:
   }, "dsh-dream: capture queue");
   ctx.effect(
     () =>
-      settings.onChange(async (next, previous) => {
-        if (JSON.stringify(next.embedding) !== JSON.stringify(previous.embedding) && !(await link.reconfigure())) {
+      settings.onChange(async (next, previous, changed) => {
+        const embeddingChanged = changed.embeddingApiKey || JSON.stringify(next.embedding) !== JSON.stringify(previous.embedding);
+        if (embeddingChanged && !(await link.reconfigure())) {
           log.warn(`the embedding settings changed, but the bridge for ${dataDir} was started outside DSH: restart it (dsh-dream stop) to apply them`);
         }
         if (next.enabled && !previous.enabled) warmUp(link, log);
@@ -112,6 +119,12 @@ export function startMemoryPlugin(ctx: HostContext, config: PluginConfig, paths:
       "dsh-dream: settings routes",
     );
   });
+}
+
+function withSavedKey(env: Record<string, string | undefined>, settings: PluginSettings): Record<string, string | undefined> {
+  const key = settings.embeddingApiKey();
+  const name = settings.effective().embedding.apiKeyEnv;
+  return key === undefined || name === "" ? env : { ...env, [name]: key };
 }
 
 /** Tools exist only while long-term memory is enabled; returns the disposer of the current set. */

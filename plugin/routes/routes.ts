@@ -15,8 +15,10 @@ export const ROUTE_PREFIX = "/_dsh/holo-memory";
 export interface RouteDeps {
   settings: {
     effective(): PluginConfig;
+    /** Whether each secret is set; the values themselves never leave the host. */
+    secretsStatus(): Record<string, { set: boolean }>;
     /** Throws ConfigError (its `issues` name each bad field) on bad input, changing nothing. */
-    update(patch: unknown): Promise<PluginConfig>;
+    update(patch: unknown, secrets?: unknown): Promise<PluginConfig>;
   };
   status(): Promise<Record<string, unknown>>;
   /** May throw DreamError (e.g. REEMBED_REFUSED); it is answered with its code's HTTP status. */
@@ -47,7 +49,7 @@ export function registerRoutes(webServer: WebServerService, deps: RouteDeps): ()
   const report = reportingSafely(deps.reportError ?? reportToStderr);
   const table: Record<string, MethodHandlers> = {
     "/settings": {
-      GET: async () => ({ status: 200, body: { settings: deps.settings.effective() } }),
+      GET: async () => ({ status: 200, body: { settings: deps.settings.effective(), secrets: deps.settings.secretsStatus() } }),
       POST: (req) => updateSettings(req, deps.settings),
     },
     "/status": { GET: async () => ({ status: 200, body: await deps.status() }) },
@@ -113,15 +115,20 @@ function routeHandler(path: string, methods: MethodHandlers, report: (error: unk
 async function updateSettings(req: IncomingMessage, settings: RouteDeps["settings"]): Promise<Answer> {
   const body = await readJsonBody(req);
   for (const key of Object.keys(body)) {
-    if (key !== "settings") throw new DreamError("INVALID_FIELD", `unknown field ${JSON.stringify(key.slice(0, 60))}; the body is { "settings": { … } }`, { field: key });
+    if (key !== "settings" && key !== "secrets") {
+      throw new DreamError("INVALID_FIELD", `unknown field ${JSON.stringify(key.slice(0, 60))}; the body is { "settings": { … }, "secrets": { … } }`, { field: key });
+    }
   }
   const patch = body.settings;
-  if (patch === undefined) throw new DreamError("MISSING_FIELD", 'the body must hold "settings": the settings to change', { field: "settings" });
-  if (patch === null || typeof patch !== "object" || Array.isArray(patch)) {
+  if (patch === undefined && body.secrets === undefined) {
+    throw new DreamError("MISSING_FIELD", 'the body must hold "settings" (the settings to change) or "secrets"', { field: "settings" });
+  }
+  if (patch !== undefined && (patch === null || typeof patch !== "object" || Array.isArray(patch))) {
     throw new DreamError("INVALID_FIELD", '"settings" must be an object of the settings to change', { field: "settings" });
   }
   try {
-    return { status: 200, body: { settings: await settings.update(patch) } };
+    const next = await settings.update(patch, body.secrets);
+    return { status: 200, body: { settings: next, secrets: settings.secretsStatus() } };
   } catch (error) {
     if (error instanceof ConfigError) return configRefusal(error);
     throw error;

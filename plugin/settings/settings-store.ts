@@ -1,12 +1,23 @@
-// Persists the settings a user saves from the DSH settings panel, in the data directory
-// (`settings.json`, readable by the user alone). `conf` is the library electron-store is built on:
-// same file format and API, without Electron, which DSH's Node host does not have.
+// Persists what a user saves from the DSH settings panel, in the data directory (`settings.json`,
+// readable by the user alone): the setting overrides, and the embedding API key, which lives
+// nowhere else (never in cordis.patch.yml, never in a reply or a log). `conf` is the library
+// electron-store is built on: same file format and API, without Electron, which DSH's Node host
+// does not have.
 import Conf from "conf";
 
+export interface SavedSecrets {
+  embeddingApiKey?: string;
+}
+
+export interface SavedSettings {
+  overrides: Record<string, unknown>;
+  secrets: SavedSecrets;
+}
+
 export interface SettingsPersistence {
-  /** The saved overrides (partial config); {} when nothing was saved. */
-  load(): Record<string, unknown>;
-  save(overrides: Record<string, unknown>): void;
+  /** What was saved; empty overrides and no secrets when nothing was. */
+  load(): SavedSettings;
+  save(saved: SavedSettings): void;
   readonly filePath: string;
 }
 
@@ -23,9 +34,21 @@ export function openSettingsStore(dataDir: string): SettingsPersistence {
   });
   return {
     filePath: conf.path,
-    load: () => structuredClone(conf.store),
-    save: (overrides) => {
-      conf.store = overrides;
+    load: () => {
+      const stored = structuredClone(conf.store);
+      const overrides = stored.settings;
+      const secrets = stored.secrets;
+      return {
+        overrides: isObject(overrides) ? overrides : {},
+        secrets: isObject(secrets) && typeof secrets.embeddingApiKey === "string" ? { embeddingApiKey: secrets.embeddingApiKey } : {},
+      };
+    },
+    save: ({ overrides, secrets }) => {
+      conf.store = Object.keys(secrets).length > 0 ? { settings: overrides, secrets } : { settings: overrides };
     },
   };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

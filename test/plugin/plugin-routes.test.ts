@@ -6,6 +6,7 @@ import path from "node:path";
 import { BridgeClient } from "../../bridge/client/bridge-client";
 import { tempDir } from "../store/helpers";
 import { writeTinyModel } from "../embed/tiny-model";
+import { OpenAiEmbeddingsServer } from "../fixtures/openai-embeddings-server";
 import { DshHost } from "./dsh-host-driver";
 import { bridgeRecords, stopPluginBridge, waitFor } from "./plugin-helpers";
 
@@ -63,7 +64,7 @@ describe("the plugin's settings routes on DSH's web server", () => {
     expect(saved.status).toBe(200);
     expect(saved.json.settings).toMatchObject({ enabled: true, holographic: true, embedding: { provider: "off" } });
     const file = path.join(dataDir, "settings.json");
-    expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual({ enabled: true, holographic: true, embedding: { provider: "off" } });
+    expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual({ settings: { enabled: true, holographic: true, embedding: { provider: "off" } } });
     if (process.platform !== "win32") expect(fs.statSync(file).mode & 0o777).toBe(0o600);
 
     const on = await host.turn("s-1", "我最喜欢的茶是乌龙茶。", [{ text: "记住了。" }]);
@@ -103,5 +104,39 @@ describe("the plugin's settings routes on DSH's web server", () => {
       (r) => r.json?.embedding?.coverage?.records === 2 && r.json.embedding.coverage.current_vectors === 2,
     );
     expect(progress.json.embedding).toMatchObject({ state: "ready", dim: 32, coverage: { records: 2, current_vectors: 2, ratio: 1 } });
+  });
+
+  it("hands an API key saved from the settings page to the embedding provider, and keeps it out of every reply and the bridge's files", async () => {
+    const saved = "sk-saved-from-panel-9031";
+    const provider = await OpenAiEmbeddingsServer.start({ dims: 8, apiKey: saved, models: ["test-embed"] });
+    try {
+      const { webPort } = await host.boot({ enabled: true, holographic: true, recall: { timeBudgetMs: 8000 } }, { webServer: true });
+      const port = webPort!;
+      const answer = await request(port, "POST", "/_dsh/holo-memory/settings", {
+        settings: { embedding: { provider: "openai_compatible", model: "test-embed", baseUrl: provider.baseUrl, apiKeyEnv: "PANEL_EMBED_KEY" } },
+        secrets: { embeddingApiKey: saved },
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.json.secrets).toEqual({ embeddingApiKey: { set: true } });
+      await host.createAgent("s-k");
+      await host.turn("s-k", "我的护照号码不告诉你。", [{ text: "好的。" }]);
+      const client = BridgeClient.fromDataDir(dataDir);
+      const status = await waitFor(() => client.call<Record<string, any>>("status", {}), (s) => s.embedding.coverage.current_vectors === 2);
+      expect(status.embedding).toMatchObject({ provider: "openai_compatible", model: "test-embed", state: "ready" });
+      expect(provider.requests.length).toBeGreaterThan(0);
+      expect(provider.requests.every((r) => r.auth === "matched")).toBe(true);
+
+      const replies = [answer.text, (await request(port, "GET", "/_dsh/holo-memory/settings")).text, (await request(port, "GET", "/_dsh/holo-memory/status")).text];
+      for (const text of replies) expect(text).not.toContain(saved);
+      expect(JSON.stringify(status)).not.toContain(saved);
+      for (const name of fs.readdirSync(dataDir)) {
+        const file = path.join(dataDir, name);
+        if (name === "settings.json" || !fs.statSync(file).isFile()) continue;
+        expect(fs.readFileSync(file, "utf8")).not.toContain(saved);
+      }
+      expect(JSON.parse(fs.readFileSync(path.join(dataDir, "settings.json"), "utf8")).secrets).toEqual({ embeddingApiKey: saved });
+    } finally {
+      await provider.close();
+    }
   });
 });

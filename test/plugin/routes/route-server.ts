@@ -3,7 +3,9 @@
 // an in-memory settings service; plus a client that keeps the raw text of each answer.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { parseConfig, type PluginConfig } from "../../../plugin/config";
+import { parseConfig } from "../../../plugin/config";
+import { PluginSettings } from "../../../plugin/settings/plugin-settings";
+import type { SavedSettings } from "../../../plugin/settings/settings-store";
 import type { Disposer, WebRoute, WebServerService } from "../../../plugin/host-types";
 import { registerRoutes } from "../../../plugin/routes/routes";
 
@@ -53,26 +55,19 @@ export interface RequestOptions {
   chunked?: boolean;
 }
 
-/** The settings service in memory: a change is validated whole by the real parseConfig before it replaces anything. */
-export class MemorySettings {
-  private current = parseConfig({});
+/** The real settings service over an in-memory store, so a change is validated whole before it replaces anything. */
+export class MemorySettings extends PluginSettings {
+  readonly saved: SavedSettings[] = [];
 
-  effective(): PluginConfig {
-    return this.current;
+  constructor() {
+    const saved: SavedSettings[] = [];
+    super(parseConfig({}), {
+      filePath: "(memory)",
+      load: () => ({ overrides: {}, secrets: {} }),
+      save: (value) => void saved.push(structuredClone(value)),
+    });
+    this.saved = saved;
   }
-
-  async update(patch: unknown): Promise<PluginConfig> {
-    this.current = parseConfig(merge(this.current, patch));
-    return this.current;
-  }
-}
-
-function merge(base: unknown, patch: unknown): unknown {
-  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
-  if (!isObject(base) || !isObject(patch)) return patch;
-  const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(patch)) out[key] = merge(out[key], value);
-  return out;
 }
 
 type Json = Record<string, unknown>;

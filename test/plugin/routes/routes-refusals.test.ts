@@ -4,6 +4,8 @@ import { DEFAULT_CONFIG } from "../../../plugin/config";
 import { ROUTE_PREFIX } from "../../../plugin/routes/routes";
 import { postJson, request, startRoutes, type RouteHarness } from "./route-server";
 
+const NO_KEY = { embeddingApiKey: { set: false } };
+
 const SETTINGS = `${ROUTE_PREFIX}/settings`;
 const STATUS = `${ROUTE_PREFIX}/status`;
 const REEMBED = `${ROUTE_PREFIX}/reembed`;
@@ -30,7 +32,7 @@ describe("plugin routes: refusals", () => {
       issues: [{ field: "embedding.baseUrl", message: issue }],
     });
     expect(h.settings.effective()).toEqual(DEFAULT_CONFIG);
-    expect((await request(h.port, { path: SETTINGS })).body).toEqual({ settings: DEFAULT_CONFIG });
+    expect((await request(h.port, { path: SETTINGS })).body).toEqual({ settings: DEFAULT_CONFIG, secrets: NO_KEY });
   });
 
   it("lists every bad field of a settings change in issues and names the first in error", async () => {

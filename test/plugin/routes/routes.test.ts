@@ -2,6 +2,8 @@ import { DEFAULT_CONFIG } from "../../../plugin/config";
 import { ROUTE_PREFIX, registerRoutes } from "../../../plugin/routes/routes";
 import { ExactWebServer, MemorySettings, postJson, request, startRoutes, type RouteHarness } from "./route-server";
 
+const NO_KEY = { embeddingApiKey: { set: false } };
+
 const SETTINGS = `${ROUTE_PREFIX}/settings`;
 const STATUS = `${ROUTE_PREFIX}/status`;
 const REEMBED = `${ROUTE_PREFIX}/reembed`;
@@ -21,7 +23,7 @@ describe("plugin routes: happy paths", () => {
   it("answers GET settings with the effective settings as no-store, nosniff JSON", async () => {
     const answer = await request(h.port, { path: SETTINGS });
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ settings: DEFAULT_CONFIG });
+    expect(answer.body).toEqual({ settings: DEFAULT_CONFIG, secrets: NO_KEY });
     expect(answer.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(answer.headers["cache-control"]).toBe("no-store");
     expect(answer.headers["x-content-type-options"]).toBe("nosniff");
@@ -31,8 +33,8 @@ describe("plugin routes: happy paths", () => {
     const expected = { ...DEFAULT_CONFIG, recall: { ...DEFAULT_CONFIG.recall, topK: 8 } };
     const answer = await postJson(h.port, SETTINGS, { settings: { recall: { topK: 8 } } });
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ settings: expected });
-    expect((await request(h.port, { path: SETTINGS })).body).toEqual({ settings: expected });
+    expect(answer.body).toEqual({ settings: expected, secrets: NO_KEY });
+    expect((await request(h.port, { path: SETTINGS })).body).toEqual({ settings: expected, secrets: NO_KEY });
   });
 
   it("answers GET status with what status() returned", async () => {
@@ -58,6 +60,34 @@ describe("plugin routes: happy paths", () => {
 });
 
 describe("plugin routes: secrets and lifecycle", () => {
+  it("stores an API key write-only: answers only that it is set, never the key, and removes it on null", async () => {
+    const set = await postJson(h.port, SETTINGS, { secrets: { embeddingApiKey: "sk-route-secret-77" } });
+    expect(set.status).toBe(200);
+    expect(set.body.secrets).toEqual({ embeddingApiKey: { set: true } });
+    expect(set.text).not.toContain("sk-route-secret-77");
+    expect(h.settings.embeddingApiKey()).toBe("sk-route-secret-77");
+    expect(h.settings.saved.at(-1)).toEqual({ overrides: {}, secrets: { embeddingApiKey: "sk-route-secret-77" } });
+    const read = await request(h.port, { path: SETTINGS });
+    expect(read.body.secrets).toEqual({ embeddingApiKey: { set: true } });
+    expect(read.text).not.toContain("sk-route-secret-77");
+
+    const cleared = await postJson(h.port, SETTINGS, { secrets: { embeddingApiKey: null } });
+    expect(cleared.body.secrets).toEqual({ embeddingApiKey: { set: false } });
+    expect(h.settings.embeddingApiKey()).toBeUndefined();
+  });
+
+  it("refuses a malformed API key naming the field without echoing it, and keeps the settings and key as they were", async () => {
+    await postJson(h.port, SETTINGS, { secrets: { embeddingApiKey: "sk-kept" } });
+    const saves = h.settings.saved.length;
+    const bad = await postJson(h.port, SETTINGS, { settings: { enabled: true }, secrets: { embeddingApiKey: "sk-with space-secret" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: "INVALID_FIELD", field: "secrets.embeddingApiKey" });
+    expect(bad.text).not.toContain("sk-with space-secret");
+    expect(h.settings.embeddingApiKey()).toBe("sk-kept");
+    expect(h.settings.effective().enabled).toBe(false);
+    expect(h.settings.saved.length).toBe(saves);
+  });
+
   it("answers a status holding an API key with [redacted] and never sends the key", async () => {
     h.script.status = async () => ({ embedding: { api_key: "sk-secret", apiKeyEnv: "DSH_DREAM_EMBEDDING_API_KEY" } });
     const answer = await request(h.port, { path: STATUS });
