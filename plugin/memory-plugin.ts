@@ -105,6 +105,7 @@ export function startMemoryPlugin(ctx: HostContext, config: PluginConfig, paths:
               data_dir: dataDir,
               bridge_owned_by_plugin: link.owned,
               capture: queue.status(),
+              last_recall: await lastRecall(link),
               host: hostFeatures(ctx),
             },
             bridge: await link.call("status", {}, STATUS_TIMEOUT_MS).catch((error: Error) => ({ available: false, reason: error.message })),
@@ -142,6 +143,16 @@ function registerWhileEnabled(tctx: HostContext, tools: ToolDefinition[], settin
     stopListening();
     sync(false);
   };
+}
+
+/** The newest receipt's recall line and fallback reason (null before the first search). */
+async function lastRecall(link: BridgeLink): Promise<Record<string, unknown> | null> {
+  try {
+    const { receipt } = await link.call<{ receipt: Record<string, unknown> }>("receipt", {}, STATUS_TIMEOUT_MS);
+    return { receipt_id: receipt.receipt_id, at_ms: receipt.created_at_ms, recall: receipt.recall, fallback_reason: receipt.fallback_reason };
+  } catch {
+    return null; // no search yet, or no bridge: the bridge section of the status says which
+  }
 }
 
 function warmUp(link: BridgeLink, log: HostLogger): void {

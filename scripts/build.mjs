@@ -80,8 +80,35 @@ async function bundlePlugin() {
   });
 }
 
+// The browser half, in DSH's module-loader format: a classic script that registers a factory.
+// Only the host's baseline modules are left to its `require`; everything else is bundled in.
+const BASELINE = ["react", "react/jsx-runtime", "react-dom", "react-dom/client", "@deepseek-ai/cordis", "@deepseek-ai/dsh-client-ui-slots", "@deepseek-ai/dsh-client-ui-primitives"];
+const { name: packageName } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+
+async function bundleClient() {
+  const result = await build({
+    entryPoints: [path.join(root, "plugin/client/index.ts")],
+    bundle: true,
+    write: false,
+    platform: "browser",
+    target: "es2020",
+    format: "cjs",
+    external: BASELINE,
+    logLevel: "warning",
+    legalComments: "none",
+  });
+  const body = result.outputFiles[0].text;
+  const wrapped =
+    `// ${packageName} settings panel for the DSH web UI (built by scripts/build.mjs).\n` +
+    `window.__ModuleLoader__.load({\n  id: ${JSON.stringify(packageName)},\n  factory: (require) => {\n` +
+    `var module = { exports: {} };\nvar exports = module.exports;\n${body}\nreturn module.exports;\n  },\n});\n`;
+  mkdirSync(path.join(root, "dist/client"), { recursive: true });
+  writeFileSync(path.join(root, "dist/client/index.js"), wrapped);
+}
+
 await compileKernels();
 await bundle();
 await bundlePlugin();
+await bundleClient();
 mkdirSync(path.join(root, "dist"), { recursive: true });
 for (const [from, to] of copies) copyFileSync(path.join(root, from), path.join(root, to));

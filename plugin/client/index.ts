@@ -1,0 +1,101 @@
+// DSH-DREAM's browser half: the settings page in DSH Settings (and its row on the Plugins page
+// where the host has one), in English or Chinese following the host's locale. Loaded by the DSH
+// module loader; `apply` never throws, and each registration is isolated so that one failing
+// (a slot this host version lacks) cannot block the other or the page.
+import * as React from "react";
+import { DICTIONARIES, toLang, translator, type Lang, type Translate } from "./i18n";
+import { SettingsPanel } from "./settings-panel";
+
+export const name = "dsh-dream";
+export const inject = ["slots"];
+
+const NS = "dsh-dream";
+const ROW_KEY = "dsh-dream#holo-memory";
+const h = React.createElement;
+
+interface ClientContext {
+  slots?: {
+    inject(slot: string, callback: () => unknown): unknown;
+    register(options: Record<string, unknown>, component: unknown): unknown;
+  };
+  get?(name: string): unknown;
+  on?(event: string, listener: (...args: unknown[]) => void): unknown;
+  effect?(execute: () => () => void, label?: string): unknown;
+}
+
+interface LocaleService {
+  getLocale?(): { active?: string } | string | undefined;
+  register?(ns: string, dictionaries: Record<string, unknown>): () => void;
+}
+
+/** The host UI's language now, and whoever wants to hear when it changes. */
+class LangState {
+  private readonly listeners = new Set<() => void>();
+  constructor(private readonly read: () => Lang) {}
+  get current(): Lang {
+    return this.read();
+  }
+  changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  };
+}
+
+export function apply(ctx: ClientContext): void {
+  const locale = safely(() => (ctx.get?.("locale") ?? (ctx as { locale?: unknown }).locale) as LocaleService | undefined);
+  const lang = new LangState(() => detectLang(locale));
+  safely(() => ctx.effect?.(() => locale?.register?.(NS, DICTIONARIES) ?? (() => undefined), "dsh-dream: locale"));
+  safely(() => ctx.on?.("locale/change", () => lang.changed()));
+  const t = () => translator(lang.current);
+  // Components re-render with the other language when the host switches locale.
+  const useT = (): Translate => translator(React.useSyncExternalStore(lang.subscribe, () => lang.current));
+  const Page = () => h(SettingsPanel, { t: useT() });
+  const Row = (props: { view?: string }) => (props.view === "page" ? h(Page) : h(RowSummary, { t: useT() }));
+
+  // The callbacks run later, when the host declares each slot: they guard themselves too.
+  safely(() =>
+    ctx.slots?.inject("settings.section", () =>
+      safely(() => ctx.slots!.register({ name: "settings.section", id: "dsh-dream", order: 32, label: () => t()("nav"), locale: NS }, Page)),
+    ),
+  );
+  safely(() => ctx.slots?.inject("plugins.row.config", () => safely(() => ctx.slots!.register({ name: "plugins.row.config", key: ROW_KEY, locale: NS }, Row))));
+}
+
+function RowSummary(props: { t: Translate }): React.ReactElement {
+  const [settings, setSettings] = React.useState<{ enabled?: boolean; holographic?: boolean } | undefined>(undefined);
+  React.useEffect(() => {
+    let live = true;
+    void fetch("/_dsh/holo-memory/settings", { cache: "no-store" })
+      .then((r) => (r.ok ? r.json() : undefined))
+      .then((body) => live && setSettings(body?.settings))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (!settings) return h("span", null, "");
+  const { t } = props;
+  return h("span", { "data-testid": "dream-row-summary" }, settings.enabled ? t("summaryOn", { holographic: settings.holographic ? t("summaryHolographic") : "" }) : t("summaryOff"));
+}
+
+function detectLang(locale: LocaleService | undefined): Lang {
+  const active = safely(() => {
+    const value = locale?.getLocale?.();
+    return typeof value === "string" ? value : value?.active;
+  });
+  if (active) return toLang(active);
+  return toLang(typeof document !== "undefined" ? document.documentElement.lang || navigator.language : "en");
+}
+
+/** A host that lacks a slot or service must cost us that feature only, never the page. */
+function safely<T>(run: () => T): T | undefined {
+  try {
+    return run();
+  } catch (error) {
+    console.warn("[dsh-dream] settings panel:", error);
+    return undefined;
+  }
+}

@@ -1,0 +1,163 @@
+// DSH Settings → DSH-DREAM: the switches, the advanced embedding settings (API key write-only),
+// and save with the errors the routes name per field; the status block sits below.
+import * as React from "react";
+import { callRoute, type SettingsBody } from "./api";
+import { formFromSettings, issuesByField, saveBody, type FieldName, type FormState } from "./form";
+import type { Translate } from "./i18n";
+import { StatusBlock } from "./status-block";
+
+const h = React.createElement;
+
+type Load = { state: "loading" } | { state: "failed"; message: string } | { state: "ready"; keySet: boolean };
+type Save = { state: "idle" } | { state: "saving" } | { state: "saved" } | { state: "failed"; message: string };
+
+export function SettingsPanel(props: { t: Translate }): React.ReactElement {
+  const { t } = props;
+  const [load, setLoad] = React.useState<Load>({ state: "loading" });
+  const [form, setForm] = React.useState<FormState | undefined>(undefined);
+  const [errors, setErrors] = React.useState<Partial<Record<FieldName, string>>>({});
+  const [save, setSave] = React.useState<Save>({ state: "idle" });
+  const [advancedOpen, setAdvancedOpen] = React.useState<boolean | undefined>(undefined);
+
+  const accept = (body: SettingsBody) => {
+    setForm(formFromSettings(body.settings));
+    setLoad({ state: "ready", keySet: body.secrets?.embeddingApiKey?.set === true });
+  };
+
+  React.useEffect(() => {
+    let live = true;
+    void callRoute<SettingsBody>("GET", "/settings").then((result) => {
+      if (!live) return;
+      if (result.ok) accept(result.body);
+      else setLoad({ state: "failed", message: result.message || result.code });
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  if (load.state === "loading" || (load.state === "ready" && !form)) return h("div", { className: "dshDream", "data-testid": "dream-loading" }, t("loading"));
+  if (load.state === "failed") return h("div", { className: "dshDream", role: "alert", "data-testid": "dream-load-failed" }, t("loadFailed", { message: load.message }));
+  const current = form!;
+  const change = (patch: Partial<FormState>) => {
+    setForm({ ...current, ...patch });
+    setSave({ state: "idle" });
+  };
+
+  const onSave = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setSave({ state: "saving" });
+    const result = await callRoute<SettingsBody>("POST", "/settings", saveBody(current));
+    if (result.ok) {
+      accept(result.body);
+      setErrors({});
+      setSave({ state: "saved" });
+      return;
+    }
+    const byField = issuesByField(result.issues);
+    setErrors(byField);
+    if (Object.keys(byField).some((field) => field !== "enabled" && field !== "holographic" && field !== "form")) setAdvancedOpen(true);
+    const known = t(`errors.${result.code}`);
+    const message = result.code === "NETWORK" ? t("networkError", { message: result.message }) : known === `errors.${result.code}` ? result.message : `${known} ${result.message}`;
+    setSave({ state: "failed", message });
+  };
+
+  const field = (name: FieldName, label: string, control: React.ReactElement, hint?: string) =>
+    h(
+      "div",
+      { className: "dshDream_field", "data-field": name },
+      h("label", { className: "dshDream_label" }, label, control),
+      hint ? h("div", { className: "dshDream_hint" }, hint) : null,
+      errors[name] ? h("div", { className: "dshDream_error", role: "alert", "data-testid": `dream-error-${name}` }, t("fieldError", { message: errors[name]! })) : null,
+    );
+  const checkbox = (name: "enabled" | "holographic" | "reembedOnDimensionMismatch") =>
+    h("input", { type: "checkbox", "data-testid": `dream-${name}`, checked: current[name], onChange: (e: React.ChangeEvent<HTMLInputElement>) => change({ [name]: e.target.checked }) });
+  const text = (name: "model" | "baseUrl", placeholder: string) =>
+    h("input", { type: "text", "data-testid": `dream-${name}`, value: current[name], placeholder, spellCheck: false, onChange: (e: React.ChangeEvent<HTMLInputElement>) => change({ [name]: e.target.value }) });
+
+  const keyState = current.removeApiKey ? t("apiKeyWillRemove") : load.keySet ? t("apiKeySet") : t("apiKeyNotSet");
+  return h(
+    "form",
+    { className: "dshDream", onSubmit: onSave, "data-testid": "dream-settings", autoComplete: "off" },
+    h(PanelStyle),
+    h("h2", null, t("title")),
+    h("p", { className: "dshDream_hint" }, t("intro")),
+    h(
+      "fieldset",
+      null,
+      h("legend", null, t("memorySection")),
+      field("enabled", t("enabled"), checkbox("enabled"), t("enabledHint")),
+      field("holographic", t("holographic"), checkbox("holographic"), t("holographicHint")),
+    ),
+    h(
+      "details",
+      {
+        // Open at first when a non-default provider is set; after that the user decides (and errors open it).
+        open: advancedOpen ?? current.provider !== "local",
+        onToggle: (e: React.SyntheticEvent<HTMLDetailsElement>) => setAdvancedOpen(e.currentTarget.open),
+        "data-testid": "dream-advanced",
+      },
+      h("summary", null, t("embeddingSection")),
+      field(
+        "provider",
+        t("provider"),
+        h(
+          "select",
+          { "data-testid": "dream-provider", value: current.provider, onChange: (e: React.ChangeEvent<HTMLSelectElement>) => change({ provider: e.target.value as FormState["provider"] }) },
+          h("option", { value: "local" }, t("providerLocal")),
+          h("option", { value: "openai_compatible" }, t("providerOpenai")),
+          h("option", { value: "off" }, t("providerOff")),
+        ),
+      ),
+      field("model", t("model"), text("model", current.provider === "local" ? "Xenova/bge-small-zh-v1.5" : "text-embedding-3-small"), current.provider === "local" ? t("modelHintLocal") : t("modelHintOpenai")),
+      field(
+        "apiKey",
+        t("apiKey"),
+        h("input", {
+          type: "password",
+          "data-testid": "dream-apiKey",
+          value: current.apiKey,
+          autoComplete: "new-password",
+          placeholder: load.keySet ? "••••••••" : "",
+          onChange: (e: React.ChangeEvent<HTMLInputElement>) => change({ apiKey: e.target.value, removeApiKey: false }),
+        }),
+        `${keyState} ${t("apiKeyHint")}`,
+      ),
+      load.keySet && !current.removeApiKey
+        ? h("button", { type: "button", className: "dshDream_link", "data-testid": "dream-apiKey-remove", onClick: () => change({ apiKey: "", removeApiKey: true }) }, t("apiKeyRemove"))
+        : null,
+      field("baseUrl", t("baseUrl"), text("baseUrl", "https://api.openai.com/v1"), t("baseUrlHint")),
+      field("reembedOnDimensionMismatch", t("reembed"), checkbox("reembedOnDimensionMismatch"), t("reembedHint")),
+    ),
+    h(
+      "div",
+      { className: "dshDream_actions" },
+      h("button", { type: "submit", "data-testid": "dream-save", disabled: save.state === "saving" }, save.state === "saving" ? t("saving") : t("save")),
+      save.state === "saved" ? h("span", { className: "dshDream_ok", role: "status", "data-testid": "dream-saved" }, t("saved")) : null,
+      save.state === "failed" ? h("span", { className: "dshDream_error", role: "alert", "data-testid": "dream-save-failed" }, t("saveFailed", { message: save.message })) : null,
+      errors.form ? h("span", { className: "dshDream_error" }, errors.form) : null,
+    ),
+    h(StatusBlock, { t }),
+  );
+}
+
+const CSS = `
+.dshDream{font:14px/1.5 system-ui,-apple-system,"Segoe UI","Microsoft YaHei","WenQuanYi Micro Hei",sans-serif;color:var(--dsw-alias-label-primary,#1d1d1f);max-width:720px;padding:4px 0}
+.dshDream h2{font-size:18px;margin:0 0 4px}.dshDream h3{font-size:15px;margin:16px 0 8px}
+.dshDream fieldset,.dshDream details{border:1px solid var(--dsw-alias-separator,#d9d9de);border-radius:8px;padding:8px 14px;margin:12px 0}
+.dshDream legend,.dshDream summary{font-weight:600;padding:0 4px;cursor:default}
+.dshDream_field{margin:8px 0}.dshDream_label{display:flex;gap:8px;align-items:center;flex-wrap:wrap}
+.dshDream input[type=text],.dshDream input[type=password],.dshDream select{flex:1 1 260px;min-width:200px;padding:5px 8px;border:1px solid var(--dsw-alias-separator,#c7c7cc);border-radius:6px;font:inherit;background:transparent;color:inherit}
+.dshDream_hint{color:var(--dsw-alias-label-secondary,#6e6e73);font-size:12.5px;margin-top:2px}
+.dshDream_error{color:var(--dsw-alias-state-error-primary,#c4271e);font-size:12.5px;margin-top:2px}
+.dshDream_ok{color:var(--dsw-alias-state-success-primary,#1f8a3b);margin-left:10px}
+.dshDream_actions{display:flex;gap:10px;align-items:center;margin:10px 0}
+.dshDream button{font:inherit;padding:5px 14px;border-radius:6px;border:1px solid var(--dsw-alias-separator,#c7c7cc);background:var(--dsw-alias-fill-secondary,#f2f2f7);color:inherit;cursor:pointer}
+.dshDream button.dshDream_link{border:none;background:none;padding:0;text-decoration:underline;font-size:12.5px}
+.dshDream dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}.dshDream dt{color:var(--dsw-alias-label-secondary,#6e6e73)}.dshDream dd{margin:0}
+.dshDream progress{width:100%;height:10px}
+`;
+
+function PanelStyle(): React.ReactElement {
+  return h("style", null, CSS);
+}
