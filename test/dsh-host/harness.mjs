@@ -11,6 +11,7 @@ import SessionStore from "@deepseek-ai/dsh-session";
 import SystemPrompt from "@deepseek-ai/dsh-system-prompt";
 import ToolRegistry from "@deepseek-ai/dsh-tools";
 import WebServer from "@deepseek-ai/dsh-host-webserver";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const pluginPath = process.argv[2];
@@ -112,6 +113,21 @@ const commands = {
     const session = state.agents.get(sessionId).session;
     const events = typeof session.snapshotEvents === "function" ? session.snapshotEvents() : session.events;
     return events.map((e) => ({ type: e.type, turn: e.data?.turn ?? null, source: e.data?.source?.kind ?? null, reason: e.data?.reason?.kind ?? null }));
+  },
+  /** Serves files at exact paths on the host's web server (the settings-panel test page). */
+  async serveFiles({ files }) {
+    for (const [route, { file, type }] of Object.entries(files)) {
+      state.web.register({
+        kind: "exact",
+        path: route,
+        handler: (req, res) => {
+          const body = readFileSync(file);
+          res.writeHead(200, { "content-type": type, "content-length": body.length, "cache-control": "no-store" });
+          res.end(body);
+        },
+      });
+    }
+    return { routes: Object.keys(files) };
   },
   async disposePlugin() {
     await state.fiber.dispose();

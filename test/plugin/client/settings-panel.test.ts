@@ -1,0 +1,192 @@
+// The settings panel in a real headless Chromium, loaded by DSH's own client module system and
+// talking to the plugin's real routes in the real DSH host, backed by a real bridge.
+import fs from "node:fs";
+import path from "node:path";
+import type { Page, Response } from "playwright-core";
+import { BridgeClient } from "../../../bridge/client/bridge-client";
+import { writeTinyModel } from "../../embed/tiny-model";
+import { tempDir } from "../../store/helpers";
+import { stopPluginBridge, waitFor } from "../plugin-helpers";
+import { startPanelWorld, type PanelWorld } from "./browser-harness";
+
+const ROOT = path.resolve(__dirname, "..", "..", "..");
+const SMALL = "dream-test/tiny-bert-32";
+const LARGE = "dream-test/tiny-bert-48";
+// Screenshots land in assets/ (listed in screenshots.json) only when asked for; otherwise in a temp dir.
+const SHOT_DIR = process.env.DSH_DREAM_UPDATE_SCREENSHOTS === "1" ? path.join(ROOT, "assets") : tempDir("panel-shots-");
+
+function models(dataDir: string): void {
+  writeTinyModel(path.join(dataDir, "models"), SMALL, 32);
+  writeTinyModel(path.join(dataDir, "models"), LARGE, 48, 2);
+}
+
+/** Opens the "Embedding model (advanced)" section unless it is open already. */
+async function openAdvanced(page: Page): Promise<void> {
+  const details = page.getByTestId("dream-advanced");
+  if (!(await details.evaluate((el) => (el as unknown as { open: boolean }).open))) await details.locator("summary").click();
+  await page.getByTestId("dream-provider").waitFor();
+}
+
+async function openPanel(world: PanelWorld, lang = "en"): Promise<Page> {
+  const page = await world.context.newPage();
+  await page.goto(world.url(lang));
+  await page.getByTestId("dream-settings").waitFor({ timeout: 20_000 });
+  return page;
+}
+
+describe("the settings panel in DSH's web UI", () => {
+  let world: PanelWorld | undefined;
+
+  afterEach(async () => {
+    if (!world) return;
+    await world.close();
+    await stopPluginBridge(world.dataDir);
+    world = undefined;
+  });
+
+  it("renders in English and in Chinese, follows the host's locale switch, and is loaded through DSH's module loader", async () => {
+    world = await startPanelWorld({ enabled: true, holographic: true, embedding: { provider: "local", model: SMALL }, recall: { timeBudgetMs: 8000 } }, { beforeBoot: models });
+    await world.host.createAgent("s-1");
+    await world.host.turn("s-1", "我把蓝色马克杯放在书房的窗台上了。", [{ text: "好的，记住了。" }]);
+    await world.host.createAgent("s-2");
+    await world.host.turn("s-2", "蓝色马克杯在哪里？", [{ text: "在书房的窗台上。" }]);
+    await waitFor(async () => (await BridgeClient.fromDataDir(world!.dataDir).call<any>("status", {})).embedding.coverage.current_vectors, (n) => n === 4);
+
+    const page = await openPanel(world, "en");
+    expect(await page.evaluate("window.harness.pluginExports")).toEqual(["apply", "inject", "name"]);
+    await expect(page.getByTestId("nav-dsh-dream").textContent()).resolves.toBe("DSH-DREAM");
+    await openAdvanced(page);
+    for (const text of ["Enable long-term memory", "Holographic mode (forced full memory)", "Embedding model (advanced)", "On dimension mismatch, try lossless re-embedding"]) {
+      await page.getByText(text, { exact: true }).waitFor();
+    }
+    await waitFor(() => page.getByTestId("dream-status-coverage").textContent(), (text) => text === "4 of 4 memories have vectors (100%)");
+    await expect(page.getByTestId("dream-status-records").textContent()).resolves.toBe("4");
+    await expect(page.getByTestId("dream-status-last-recall").textContent()).resolves.toBe("dense + full-text (hybrid)");
+    await page.screenshot({ path: path.join(SHOT_DIR, "settings-en.png"), fullPage: true });
+
+    await page.getByTestId("lang-zh").click();
+    for (const text of ["启用长期记忆", "全息模式（强制完整记忆）", "向量模型（高级）", "维度不一致时，尝试无损重新向量化"]) {
+      await page.getByText(text, { exact: true }).waitFor();
+    }
+    await expect(page.getByTestId("dream-status-coverage").textContent()).resolves.toBe("4 条记忆中有 4 条已有向量（100%）");
+    await expect(page.getByTestId("dream-status-last-recall").textContent()).resolves.toBe("向量 + 全文（混合）");
+    await page.screenshot({ path: path.join(SHOT_DIR, "settings-zh.png"), fullPage: true });
+    const fonts = await page.evaluate(`document.fonts.check("14px 'WenQuanYi Micro Hei'", "长期记忆")`);
+    expect(fonts).toBe(true);
+  });
+
+  it("shows a summary on the Plugins page row, and keeps the settings page when that slot refuses it", async () => {
+    world = await startPanelWorld({ enabled: true, holographic: true, embedding: { provider: "off" } });
+    const page = await openPanel(world);
+    const row = page.getByTestId("plugin-row-dsh-dream#holo-memory");
+    await waitFor(() => row.textContent(), (text) => text === "Long-term memory is on, holographic.");
+    await page.getByTestId("lang-zh").click();
+    await waitFor(() => row.textContent(), (text) => text === "长期记忆已开启（全息模式）。");
+
+    const broken = await world.context.newPage();
+    const warnings: string[] = [];
+    broken.on("console", (message) => warnings.push(message.text()));
+    await broken.goto(`${world.url("en")}&breakSlot=plugins.row.config`);
+    await broken.getByTestId("dream-settings").waitFor();
+    await expect(broken.getByTestId("plugins-page").textContent()).resolves.toBe("");
+    expect(warnings.some((w) => w.includes('[dsh-dream] settings panel:') && w.includes('slot "plugins.row.config" refused'))).toBe(true);
+  });
+
+  it("saves toggles and fields, which survive a reload and reach the plugin", async () => {
+    world = await startPanelWorld({ enabled: false, holographic: false });
+    const page = await openPanel(world);
+    await page.getByTestId("dream-enabled").check();
+    await page.getByTestId("dream-holographic").check();
+    await openAdvanced(page);
+    await page.getByTestId("dream-provider").selectOption("off");
+    await page.getByTestId("dream-reembedOnDimensionMismatch").uncheck();
+    await page.getByTestId("dream-save").click();
+    await page.getByTestId("dream-saved").waitFor();
+
+    await page.reload();
+    await page.getByTestId("dream-settings").waitFor();
+    await expect(page.getByTestId("dream-enabled").isChecked()).resolves.toBe(true);
+    await expect(page.getByTestId("dream-holographic").isChecked()).resolves.toBe(true);
+    await expect(page.getByTestId("dream-provider").inputValue()).resolves.toBe("off");
+    await expect(page.getByTestId("dream-reembedOnDimensionMismatch").isChecked()).resolves.toBe(false);
+    const saved = JSON.parse(fs.readFileSync(path.join(world.dataDir, "settings.json"), "utf8"));
+    expect(saved.settings).toEqual({
+      enabled: true,
+      holographic: true,
+      embedding: { provider: "off", model: "", baseUrl: "", reembedOnDimensionMismatch: false },
+    });
+
+    await world.host.createAgent("s-1");
+    const turn = await world.host.turn("s-1", "测试一下。", [{ text: "好的。" }]);
+    expect(turn.requests[0]!.tools).toContain("holo_search");
+  });
+
+  it("shows a field error for a bad base URL, and changes nothing", async () => {
+    world = await startPanelWorld({ enabled: true });
+    const page = await openPanel(world);
+    await openAdvanced(page);
+    await page.getByTestId("dream-provider").selectOption("openai_compatible");
+    await page.getByTestId("dream-model").fill("text-embedding-3-small");
+    await page.getByTestId("dream-baseUrl").fill("ftp://example.com/v1");
+    await page.getByTestId("dream-holographic").check();
+    await page.getByTestId("dream-save").click();
+
+    const error = page.getByTestId("dream-error-baseUrl");
+    await error.waitFor();
+    await expect(error.textContent()).resolves.toBe('must be an http:// or https:// URL (got "ftp://example.com/v1")');
+    await expect(page.getByTestId("dream-save-failed").isVisible()).resolves.toBe(true);
+    expect(fs.existsSync(path.join(world.dataDir, "settings.json"))).toBe(false);
+    await page.reload();
+    await page.getByTestId("dream-settings").waitFor();
+    await expect(page.getByTestId("dream-holographic").isChecked()).resolves.toBe(false);
+    await expect(page.getByTestId("dream-provider").inputValue()).resolves.toBe("local");
+  });
+
+  it("takes an API key write-only: it never appears in the page or in any response", async () => {
+    const secret = "sk-browser-secret-5150";
+    world = await startPanelWorld({ enabled: true, embedding: { provider: "off" } });
+    const page = await openPanel(world);
+    const bodies: string[] = [];
+    page.on("response", (response: Response) => void response.text().then((text) => bodies.push(text), () => undefined));
+    await openAdvanced(page);
+    await page.getByTestId("dream-apiKey").fill(secret);
+    await expect(page.getByTestId("dream-apiKey").getAttribute("type")).resolves.toBe("password");
+    await page.getByTestId("dream-save").click();
+    await page.getByTestId("dream-saved").waitFor();
+    await expect(page.getByTestId("dream-apiKey").inputValue()).resolves.toBe("");
+    await page.getByText("A key is saved. Type a new one to replace it.", { exact: false }).waitFor();
+
+    await page.reload();
+    await page.getByTestId("dream-settings").waitFor();
+    await openAdvanced(page);
+    await page.getByTestId("dream-apiKey-remove").waitFor();
+    await page.getByTestId("dream-refresh").click();
+    await waitFor(async () => bodies.length, (n) => n >= 6);
+    expect(await page.content()).not.toContain(secret);
+    expect(bodies.filter((b) => b.includes(secret))).toEqual([]);
+    expect(JSON.parse(fs.readFileSync(path.join(world.dataDir, "settings.json"), "utf8")).secrets).toEqual({ embeddingApiKey: secret });
+  });
+
+  it("re-embeds every memory after a change to a model of another dimension, showing progress until done", async () => {
+    world = await startPanelWorld({ enabled: true, holographic: true, embedding: { provider: "local", model: SMALL }, recall: { timeBudgetMs: 8000 } }, { beforeBoot: models });
+    await world.host.createAgent("s-1");
+    await world.host.turn("s-1", "钥匙放在鞋柜里。", [{ text: "好的。" }]);
+    const client = () => BridgeClient.fromDataDir(world!.dataDir);
+    const records = Array.from({ length: 1500 }, (_, i) => ({ id: `bulk-${i}`, text: `第 ${i} 条日常记录：今天散步了 ${i % 17} 公里，天气很好。`, source_type: "user_message" }));
+    for (let i = 0; i < records.length; i += 500) await client().call("import", { records: records.slice(i, i + 500) });
+    await waitFor(async () => (await client().call<any>("status", {})).embedding.coverage.current_vectors, (n) => n === 1502, 60_000);
+
+    const page = await openPanel(world);
+    await openAdvanced(page);
+    await page.getByTestId("dream-model").fill(LARGE);
+    await page.getByTestId("dream-save").click();
+    await page.getByTestId("dream-saved").waitFor();
+    await page.getByTestId("dream-reembed").click();
+    const progress = page.getByTestId("dream-reembed-progress");
+    await progress.waitFor();
+    await waitFor(() => progress.textContent(), (text) => /Re-embedding: \d+ of 1502 \(\d+%\)/.test(text ?? ""), 30_000);
+    await page.getByTestId("dream-reembed-done").waitFor({ timeout: 60_000 });
+    const status = await client().call<any>("status", {});
+    expect(status.embedding).toMatchObject({ model: LARGE, dim: 48, coverage: { records: 1502, current_vectors: 1502 } });
+  });
+});
