@@ -3,6 +3,34 @@
 // snapshot (what was injected, truncated, the window hash and anchor version).
 import { defineMemoryTool, sessionOf, TOOL_TIMEOUT_MS, type ToolDeps } from "./tool-kit";
 import type { ToolDefinition } from "../host-types";
+import type { RecallNote } from "../recall/recall";
+
+const MAX_CANDIDATES_SHOWN = 20;
+
+/** The receipt as the model reads it: what was asked, how, and why each memory ranked where it did. */
+function renderReceipt(receipt: Record<string, any>, injection: RecallNote | null): string {
+  const lines = [
+    `Receipt ${receipt.receipt_id} (${new Date(receipt.created_at_ms).toISOString()})`,
+    `query: ${JSON.stringify(receipt.query)} · mode ${receipt.mode} · top_k ${receipt.top_k}`,
+    `${receipt.recall}${receipt.dense ? ` · ${receipt.dense.provider}/${receipt.dense.model} (${receipt.dense.dim}d)` : ""}`,
+    `retrieved: ${(receipt.retrieved_chunk_ids as string[]).join(", ") || "nothing"}`,
+    `lexical recall preserved: ${receipt.lexical_recall_preserved} · dense-only: ${(receipt.dense_only_candidates as string[]).join(", ") || "none"}`,
+    `window hash: ${receipt.window_hash ?? "none"} · anchor version: ${receipt.anchor_version ?? "none"}`,
+  ];
+  for (const c of (receipt.candidates as any[]).slice(0, MAX_CANDIDATES_SHOWN)) {
+    lines.push(`  ${c.selected ? "✓" : "·"} ${c.id}: lexical #${c.lexical_rank ?? "-"} (${fixed(c.lexical_score)}), dense #${c.dense_rank ?? "-"} (${fixed(c.dense_score)}), rrf ${fixed(c.rrf_score)}`);
+  }
+  for (const w of receipt.withheld as Array<{ id: string; reason: string }>) lines.push(`  withheld ${w.id}: ${w.reason}`);
+  for (const c of receipt.conflicts as Array<{ id: string; superseded_by: string }>) lines.push(`  collapsed ${c.id}: superseded by ${c.superseded_by}`);
+  if (injection) {
+    lines.push(`injected into turn ${injection.turn} (${injection.intent}): ${injection.injected_ids.join(", ") || "nothing"}${injection.truncated_ids.length ? ` · truncated: ${injection.truncated_ids.join(", ")}` : ""}`);
+  }
+  return lines.join("\n");
+}
+
+function fixed(value: unknown): string {
+  return typeof value === "number" ? value.toFixed(4) : "-";
+}
 
 export function holoReceiptTool(deps: ToolDeps): ToolDefinition {
   return defineMemoryTool({
@@ -19,6 +47,6 @@ export function holoReceiptTool(deps: ToolDeps): ToolDefinition {
       const injection = note && note.receipt_id === answer.receipt.receipt_id ? note : null;
       return { receipt: answer.receipt, injection };
     },
-    render: (value) => JSON.stringify(value, null, 1).slice(0, 12_000),
+    render: (value) => renderReceipt(value.receipt as Record<string, any>, value.injection as RecallNote | null),
   });
 }

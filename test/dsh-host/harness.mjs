@@ -48,6 +48,14 @@ class ScriptedAdapter extends LlmAdapter {
   }
 }
 
+/** A content block as text: tool results show the text the tool rendered for the model. */
+function blockText(block) {
+  if (block.type === "text") return block.text;
+  if (block.type !== "tool-result") return `[${block.type}]`;
+  const inner = Array.isArray(block.content) ? block.content.map(blockText).join("") : JSON.stringify(block.content ?? block.output ?? null);
+  return `[tool-result${block.isError ? " error" : ""}] ${inner}`;
+}
+
 function simplifyRequest(options) {
   return {
     tools: (options.tools ?? []).map((t) => t.name),
@@ -55,7 +63,7 @@ function simplifyRequest(options) {
       role: m.role,
       source: m.source?.kind ?? null,
       form: m.source?.form ?? null,
-      text: (m.content ?? []).map((b) => (b.type === "text" ? b.text : b.type === "tool-result" ? `[tool-result ${JSON.stringify(b.content ?? b.output ?? null).slice(0, 2000)}]` : `[${b.type}]`)).join(""),
+      text: (m.content ?? []).map(blockText).join(""),
     })),
   };
 }
