@@ -4,6 +4,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { DreamError, isDreamError } from "../protocol/errors";
+import { readCappedBody } from "./read-body";
 import {
   HEALTH_PATH,
   httpStatusFor,
@@ -79,7 +80,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
     }
     let method: RpcMethod | undefined;
     try {
-      const envelope = parseRpcEnvelope(parseJson(await readBody(req, maxBodyBytes)));
+      const envelope = parseRpcEnvelope(parseJson(await readCappedBody(req, maxBodyBytes)));
       method = envelope.method;
       const result = await options.handle(envelope.method, envelope.params);
       return reply(200, { result: result ?? null });
@@ -148,28 +149,6 @@ function isAuthorized(header: string | undefined, expectedDigest: Buffer): boole
   const match = /^Bearer +(\S+) *$/i.exec(header ?? "");
   const presented = sha256(match ? match[1] : "");
   return timingSafeEqual(presented, expectedDigest) && match !== null;
-}
-
-/** Reads the body, refusing it as soon as it passes maxBytes; nothing more is buffered after that. */
-function readBody(req: http.IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const tooLarge = (bytes: number | string) =>
-    new DreamError("INPUT_TOO_LARGE", `the request body is ${bytes} bytes; the limit is ${maxBytes}`);
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge(declared));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) return void chunks.push(chunk);
-      req.off("data", onData);
-      chunks.length = 0;
-      reject(tooLarge(`more than ${maxBytes}`));
-    };
-    req.on("data", onData);
-    req.once("end", () => resolve(Buffer.concat(chunks)));
-    req.once("error", reject);
-  });
 }
 
 function parseJson(body: Buffer): unknown {

@@ -3,6 +3,7 @@
 // request is checked here: loopback peer, local Host, local Origin, not a cross-site fetch.
 import type { IncomingMessage } from "node:http";
 import { DreamError } from "../../bridge/protocol/errors";
+import { readCappedBody } from "../../bridge/server/read-body";
 
 /** Not in the bridge's error table: a fence refusal never comes from, or reaches, the bridge. */
 export const FORBIDDEN = "FORBIDDEN";
@@ -62,7 +63,7 @@ export async function readJsonBody(req: IncomingMessage, maxBytes = MAX_BODY_BYT
   if (mediaType !== "application/json") {
     throw new DreamError("UNSUPPORTED_MEDIA_TYPE", `Content-Type must be application/json (got ${JSON.stringify(mediaType.slice(0, 60))})`);
   }
-  const text = (await readCapped(req, maxBytes)).toString("utf8").replace(/^\uFEFF/, "");
+  const text = (await readCappedBody(req, maxBytes)).toString("utf8").replace(/^\uFEFF/, "");
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -73,26 +74,4 @@ export async function readJsonBody(req: IncomingMessage, maxBytes = MAX_BODY_BYT
     throw new DreamError("INVALID_FIELD", "the request body must be a JSON object", { field: "body" });
   }
   return body as Record<string, unknown>;
-}
-
-function readCapped(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const tooLarge = (bytes: string) => new DreamError("INPUT_TOO_LARGE", `the request body is ${bytes} bytes; the limit is ${maxBytes}`);
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge(String(declared)));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) return void chunks.push(chunk);
-      // Still flowing with no listener, so the rest is read and dropped and the answer can go out.
-      req.off("data", onData);
-      chunks.length = 0;
-      reject(tooLarge(`more than ${maxBytes}`));
-    };
-    req.on("data", onData);
-    req.once("end", () => resolve(Buffer.concat(chunks)));
-    req.once("error", reject);
-    req.once("close", () => reject(new Error("the client closed the connection before the request body was complete")));
-  });
 }

@@ -4,6 +4,28 @@ import fs from "node:fs";
 import path from "node:path";
 import { BridgeClient } from "../../bridge/client/bridge-client";
 import { stopBridge } from "../../bridge/client/bridge-launcher";
+import { tempDir } from "../store/helpers";
+import { DshHost } from "./dsh-host-driver";
+
+export interface PluginHome {
+  dshHome: string;
+  /** Where the plugin keeps its memory by default: $DSH_HOME/dsh-dream. */
+  dataDir: string;
+  host: DshHost;
+}
+
+/** A fresh DSH home and a DSH host process pointed at it (not booted yet). */
+export function newPluginHome(env: Record<string, string> = {}): PluginHome {
+  const dshHome = tempDir("dsh-home-");
+  return { dshHome, dataDir: path.join(dshHome, "dsh-dream"), host: new DshHost({ ...process.env, DSH_HOME: dshHome, ...env }) };
+}
+
+/** Kills the host if it is still running and stops any bridge left in its data directory. */
+export async function closePluginHome(home: PluginHome | undefined): Promise<void> {
+  if (!home) return;
+  home.host.kill();
+  await stopPluginBridge(home.dataDir);
+}
 
 export interface ExportedRecord {
   id: string;

@@ -5,29 +5,24 @@ import fs from "node:fs";
 import path from "node:path";
 import { BridgeClient } from "../../bridge/client/bridge-client";
 import { ChromaCollections } from "../../bridge/chroma/chroma-collections";
-import { tempDir } from "../store/helpers";
 import { writeTinyModel } from "../embed/tiny-model";
-import { DshHost, recallMessage } from "./dsh-host-driver";
-import { bridgeRecords, stopPluginBridge, waitFor, type ExportedRecord } from "./plugin-helpers";
+import { recallMessage, type DshHost } from "./dsh-host-driver";
+import { bridgeRecords, closePluginHome, newPluginHome, waitFor, type ExportedRecord, type PluginHome } from "./plugin-helpers";
 
 const MODEL = "dream-test/tiny-bert-32";
 
 describe("the plugin in the real DSH agent loop", () => {
-  let dshHome: string;
+  let home: PluginHome;
   let dataDir: string;
   let host: DshHost;
 
   beforeEach(() => {
-    dshHome = tempDir("dsh-home-");
-    dataDir = path.join(dshHome, "dsh-dream");
+    home = newPluginHome();
+    ({ dataDir, host } = home);
     writeTinyModel(path.join(dataDir, "models"), MODEL, 32);
-    host = new DshHost({ ...process.env, DSH_HOME: dshHome });
   });
 
-  afterEach(async () => {
-    host.kill();
-    await stopPluginBridge(dataDir);
-  });
+  afterEach(() => closePluginHome(home));
 
   const config = (extra: Record<string, unknown> = {}) => ({
     enabled: true,

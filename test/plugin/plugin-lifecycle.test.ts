@@ -5,9 +5,8 @@ import http from "node:http";
 import path from "node:path";
 import { BridgeClient } from "../../bridge/client/bridge-client";
 import { isProcessAlive } from "../../bridge/store/lock";
-import { tempDir } from "../store/helpers";
-import { DshHost, recallMessage } from "./dsh-host-driver";
-import { bridgeRecords, stopPluginBridge, waitFor } from "./plugin-helpers";
+import { recallMessage, type DshHost } from "./dsh-host-driver";
+import { bridgeRecords, closePluginHome, newPluginHome, waitFor, type PluginHome } from "./plugin-helpers";
 
 function getJson(port: number, route: string): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
@@ -26,26 +25,22 @@ function bridgePid(dataDir: string): number {
 }
 
 describe("the plugin's lifecycle in the real DSH host", () => {
-  let dshHome: string;
+  let home: PluginHome;
   let dataDir: string;
   let host: DshHost;
 
   beforeEach(() => {
-    dshHome = tempDir("dsh-home-");
-    dataDir = path.join(dshHome, "dsh-dream");
-    host = new DshHost({ ...process.env, DSH_HOME: dshHome });
+    home = newPluginHome();
+    ({ dataDir, host } = home);
   });
 
   afterEach(async () => {
-    host.kill();
-    for (const signal of ["SIGCONT"] as const) {
-      try {
-        process.kill(bridgePid(dataDir), signal);
-      } catch {
-        // no bridge left to resume
-      }
+    try {
+      process.kill(bridgePid(dataDir), "SIGCONT"); // a test that stopped the bridge may have failed before resuming it
+    } catch {
+      // no bridge left to resume
     }
-    await stopPluginBridge(dataDir);
+    await closePluginHome(home);
   });
 
   it("removes every listener, tool and route and stops its bridge and Chroma on dispose, and the host then exits on its own", async () => {

@@ -4,11 +4,10 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { BridgeClient } from "../../bridge/client/bridge-client";
-import { tempDir } from "../store/helpers";
 import { writeTinyModel } from "../embed/tiny-model";
 import { OpenAiEmbeddingsServer } from "../fixtures/openai-embeddings-server";
-import { DshHost } from "./dsh-host-driver";
-import { bridgeRecords, stopPluginBridge, waitFor } from "./plugin-helpers";
+import type { DshHost } from "./dsh-host-driver";
+import { bridgeRecords, closePluginHome, newPluginHome, waitFor, type PluginHome } from "./plugin-helpers";
 
 const SECRET = "sk-test-secret-4242";
 
@@ -29,20 +28,16 @@ function request(port: number, method: string, route: string, body?: unknown): P
 }
 
 describe("the plugin's settings routes on DSH's web server", () => {
-  let dshHome: string;
+  let home: PluginHome;
   let dataDir: string;
   let host: DshHost;
 
   beforeEach(() => {
-    dshHome = tempDir("dsh-home-");
-    dataDir = path.join(dshHome, "dsh-dream");
-    host = new DshHost({ ...process.env, DSH_HOME: dshHome, DSH_DREAM_EMBEDDING_API_KEY: SECRET });
+    home = newPluginHome({ DSH_DREAM_EMBEDDING_API_KEY: SECRET });
+    ({ dataDir, host } = home);
   });
 
-  afterEach(async () => {
-    host.kill();
-    await stopPluginBridge(dataDir);
-  });
+  afterEach(() => closePluginHome(home));
 
   it("applies saved settings live, keeps them across a reload, refuses a bad one whole, and never returns the API key", async () => {
     const { webPort } = await host.boot({ enabled: false }, { webServer: true });

@@ -1,10 +1,8 @@
 // The memory tools as the model uses them, in the real DSH agent loop: the scripted model calls a
 // tool, the tool talks to the real bridge, and its result reaches the model's next request.
-import path from "node:path";
 import { BridgeClient } from "../../bridge/client/bridge-client";
-import { tempDir } from "../store/helpers";
-import { DshHost, type ModelRequest } from "./dsh-host-driver";
-import { bridgeRecords, stopPluginBridge, waitFor } from "./plugin-helpers";
+import type { DshHost, ModelRequest } from "./dsh-host-driver";
+import { bridgeRecords, closePluginHome, newPluginHome, waitFor, type PluginHome } from "./plugin-helpers";
 
 /** The text of the tool result the model was sent in `request` (the last tool-result message). */
 function toolResult(request: ModelRequest): string {
@@ -14,29 +12,25 @@ function toolResult(request: ModelRequest): string {
 }
 
 describe("the memory tools in the real DSH agent loop", () => {
-  let dataDir: string;
+  let home: PluginHome;
   let host: DshHost;
   let client: BridgeClient;
 
   beforeEach(async () => {
-    const dshHome = tempDir("dsh-home-");
-    dataDir = path.join(dshHome, "dsh-dream");
-    host = new DshHost({ ...process.env, DSH_HOME: dshHome });
+    home = newPluginHome();
+    host = home.host;
     await host.boot({ enabled: true, holographic: true, embedding: { provider: "off" }, recall: { timeBudgetMs: 5000 } });
     await host.createAgent("s-1");
     // Three memories of the mug over time, the newest a state change of the oldest.
     await host.turn("s-1", "今天买了一个蓝色马克杯，放在书房的窗台上。", [{ text: "好的。" }]);
     await host.turn("s-1", "蓝色马克杯摔碎了。", [{ text: "真可惜。" }]);
     await host.turn("s-1", "又买了一个蓝色马克杯，放在厨房的架子上。", [{ text: "记住了。" }]);
-    client = BridgeClient.fromDataDir(dataDir);
+    client = BridgeClient.fromDataDir(home.dataDir);
     await waitFor(() => bridgeRecords(client), (r) => r.length === 6);
     await host.createAgent("s-2");
   });
 
-  afterEach(async () => {
-    host.kill();
-    await stopPluginBridge(dataDir);
-  });
+  afterEach(() => closePluginHome(home));
 
   it("holo_timeline gives the mug's history oldest first, and holo_search gives its memories with a receipt id", async () => {
     const timeline = await host.turn("s-2", "蓝色马克杯的完整历史是什么？", [{ tool: "holo_timeline", args: { query: "蓝色马克杯", top_k: 3 } }, { text: "先买了，摔碎了，又买了一个。" }]);
