@@ -35,6 +35,8 @@ const entries = [
   ["bench/search.ts", "dist/bench-search.cjs", false],
   ["bench/bridge.ts", "dist/bench-bridge.cjs", false],
   ["bench/embed.ts", "dist/bench-embed.cjs", false],
+  ["bench/plugin.ts", "dist/bench-plugin.cjs", false],
+  ["installer/main.ts", "dist/installer.cjs", false],
 ];
 
 async function bundle() {

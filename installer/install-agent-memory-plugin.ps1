@@ -1,0 +1,68 @@
+<#
+.SYNOPSIS
+Installs (or removes) the DSH-DREAM memory plugin in a DSH profile.
+
+.DESCRIPTION
+A thin front end: it checks for Node.js 22+, maps its parameters onto the Node installer
+(installer\install.cjs next to this script) and exits with that program's exit code. Every install
+step, check and rollback lives in the Node program, which is tested; this script cannot be run in
+the project's CI (no PowerShell there), so it is kept to argument mapping only.
+
+.PARAMETER Force
+Reinstall when dsh-dream is already installed (memory data is kept).
+
+.PARAMETER Profile
+DSH profile to install into (default: web; desktop when only DSH Desktop's profile exists).
+
+.PARAMETER DshHome
+DSH home folder (default: $env:DSH_HOME, else $env:USERPROFILE\.dsh).
+
+.PARAMETER Uninstall
+Remove dsh-dream from the profile; memory data is kept.
+
+.PARAMETER RemoveData
+With -Uninstall: also delete the memory data (<DSH home>\dsh-dream).
+
+.EXAMPLE
+powershell -ExecutionPolicy Bypass -File .\install-agent-memory-plugin.ps1 -Force
+#>
+# -Profile shadows PowerShell's automatic $PROFILE inside this script only; the name is the one
+# users are told to type, and the script never reads its own PowerShell profile path.
+[CmdletBinding()]
+param(
+    [switch]$Force,
+    [string]$Profile = "",
+    [string]$DshHome = "",
+    [switch]$Uninstall,
+    [switch]$RemoveData
+)
+
+$ErrorActionPreference = 'Stop'
+
+$node = Get-Command node -CommandType Application -ErrorAction SilentlyContinue | Select-Object -First 1
+if (-not $node) {
+    Write-Host "DSH-DREAM needs Node.js 22 or newer, and no 'node' was found on PATH." -ForegroundColor Red
+    Write-Host "Install Node.js 22+ from https://nodejs.org/ (or: winget install OpenJS.NodeJS.LTS), open a new terminal, then run this again." -ForegroundColor Red
+    exit 1
+}
+$nodeVersion = (& $node.Source --version).Trim()
+$major = 0
+[void][int]::TryParse($nodeVersion.TrimStart('v').Split('.')[0], [ref]$major)
+if ($major -lt 22) {
+    Write-Host "DSH-DREAM needs Node.js 22 or newer (DSH itself does), but 'node' on PATH is $nodeVersion." -ForegroundColor Red
+    Write-Host "Install Node.js 22+ from https://nodejs.org/ (or: winget install OpenJS.NodeJS.LTS), open a new terminal, then run this again." -ForegroundColor Red
+    exit 1
+}
+
+$nodeArgs = @("$PSScriptRoot\installer\install.cjs")
+if ($Force) { $nodeArgs += '--force' }
+if ($Profile) { $nodeArgs += @('--profile', $Profile) }
+# Windows PowerShell quotes an argument containing spaces but leaves a trailing backslash to
+# escape that closing quote ("C:\My Home\" breaks), so drop trailing backslashes except after "C:".
+if ($DshHome) { $nodeArgs += @('--dsh-home', ($DshHome -replace '(?<=[^:])\\+$', '')) }
+if ($Uninstall) { $nodeArgs += '--uninstall' }
+if ($RemoveData) { $nodeArgs += '--remove-data' }
+$nodeArgs += @('--bundle', "$PSScriptRoot\bundle")
+
+& $node.Source @nodeArgs
+exit $LASTEXITCODE

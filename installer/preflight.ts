@@ -1,0 +1,98 @@
+// Preflight: everything the installer needs is checked here, before anything is changed: the
+// Node version, the DSH home and profile, the bundle folder, and the dsh and pnpm programs.
+import fs from "node:fs";
+import path from "node:path";
+import type { InstallOptions } from "./args";
+import { findCommand, type CommandEnv } from "./commands";
+import { InstallError } from "./errors";
+import { isRecord, PACKAGE_NAME, readJsonFile } from "./profile-manifest";
+
+export const MIN_NODE_MAJOR = 22;
+
+export interface PreflightContext extends CommandEnv {
+  nodeVersion: string;
+  homeDir: string;
+  /** Folder of the running install.cjs; the release keeps the bundle at ../bundle from it. */
+  installerDir: string;
+}
+
+export interface Plan {
+  dshHome: string;
+  profile: string;
+  profileChosen: "option" | "default" | "desktop-only";
+  profileDir: string;
+  profileManifest: string;
+  packageDir: string;
+  dataDir: string;
+  /** Absolute; only checked when installing. */
+  bundleDir: string;
+  dsh?: string;
+  pnpm?: string;
+}
+
+export function checkNodeVersion(version: string): void {
+  const major = Number(version.split(".")[0]);
+  if (!(major >= MIN_NODE_MAJOR)) {
+    throw new InstallError("NODE_TOO_OLD", `DSH-DREAM needs Node.js ${MIN_NODE_MAJOR} or newer (DSH itself does), but this is Node.js ${version}; nothing was changed.`);
+  }
+}
+
+export function preflight(options: InstallOptions, context: PreflightContext): Plan {
+  checkNodeVersion(context.nodeVersion);
+  const dshHome = path.resolve(options.dshHome ?? (context.env.DSH_HOME || path.join(context.homeDir, ".dsh")));
+  if (!fs.existsSync(dshHome)) throw new InstallError("DSH_HOME_MISSING", `no DSH home folder at ${dshHome}; nothing was changed.`);
+  const { profile, chosen } = chooseProfile(options.profile, dshHome);
+  const profileDir = path.join(dshHome, "profiles", profile);
+  const profileManifest = path.join(profileDir, "package.json");
+  if (!fs.existsSync(profileManifest)) {
+    const existing = listProfiles(dshHome);
+    throw new InstallError("PROFILE_MISSING", `DSH profile "${profile}" not found: ${profileManifest} does not exist (profiles found: ${existing.join(", ") || "none"}); nothing was changed.`);
+  }
+  readJsonFile(profileManifest); // a broken manifest fails here, before any change
+  const bundleDir = path.resolve(options.bundle ?? path.join(context.installerDir, "..", "bundle"));
+  if (!options.uninstall) checkBundle(bundleDir);
+  return {
+    dshHome,
+    profile,
+    profileChosen: chosen,
+    profileDir,
+    profileManifest,
+    packageDir: path.join(profileDir, "node_modules", PACKAGE_NAME),
+    dataDir: path.join(dshHome, PACKAGE_NAME),
+    bundleDir,
+    dsh: findCommand("dsh", context),
+    pnpm: findCommand("pnpm", context),
+  };
+}
+
+// DSH Desktop uses profile "desktop" and never creates "web"; the CLI creates "web" on first run.
+function chooseProfile(requested: string | undefined, dshHome: string): { profile: string; chosen: Plan["profileChosen"] } {
+  if (requested) return { profile: requested, chosen: "option" };
+  const profiles = path.join(dshHome, "profiles");
+  if (!fs.existsSync(path.join(profiles, "web")) && fs.existsSync(path.join(profiles, "desktop"))) return { profile: "desktop", chosen: "desktop-only" };
+  return { profile: "web", chosen: "default" };
+}
+
+function listProfiles(dshHome: string): string[] {
+  const profiles = path.join(dshHome, "profiles");
+  if (!fs.existsSync(profiles)) return [];
+  return fs
+    .readdirSync(profiles, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(profiles, entry.name, "package.json")))
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/** The bundle must be this package and declare dsh.bundle, or DSH would install it inert. */
+export function checkBundle(bundleDir: string): void {
+  const manifest = path.join(bundleDir, "package.json");
+  if (!fs.existsSync(manifest)) throw new InstallError("BUNDLE_INVALID", `no bundle at ${bundleDir} (${manifest} does not exist); nothing was changed.`);
+  let pkg: unknown;
+  try {
+    pkg = JSON.parse(fs.readFileSync(manifest, "utf8").replace(/^\uFEFF/, ""));
+  } catch (error) {
+    throw new InstallError("BUNDLE_INVALID", `${manifest} is not valid JSON: ${(error as Error).message}; nothing was changed.`, { cause: error });
+  }
+  if (!isRecord(pkg) || pkg.name !== PACKAGE_NAME) throw new InstallError("BUNDLE_INVALID", `${manifest} is not the ${PACKAGE_NAME} bundle (its name is ${JSON.stringify(isRecord(pkg) ? pkg.name : undefined)}); nothing was changed.`);
+  if (!isRecord(pkg.dsh) || !isRecord(pkg.dsh.bundle)) throw new InstallError("BUNDLE_INVALID", `${manifest} has no "dsh.bundle" field, so DSH would not load it; nothing was changed.`);
+}
