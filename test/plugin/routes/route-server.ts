@@ -7,7 +7,7 @@ import { parseConfig } from "../../../plugin/config";
 import { PluginSettings } from "../../../plugin/settings/plugin-settings";
 import type { SavedSettings } from "../../../plugin/settings/settings-store";
 import type { Disposer, WebRoute, WebServerService } from "../../../plugin/host-types";
-import { registerRoutes } from "../../../plugin/routes/routes";
+import { registerRoutes, ROUTE_PREFIX } from "../../../plugin/routes/routes";
 
 export class ExactWebServer implements WebServerService {
   readonly routes = new Map<string, WebRoute>();
@@ -145,4 +145,23 @@ export function request(port: number, options: RequestOptions): Promise<Answer> 
 /** POSTs `value` as JSON, the way the settings panel does. */
 export function postJson(port: number, path: string, value: unknown, headers: http.OutgoingHttpHeaders = {}): Promise<Answer> {
   return request(port, { method: "POST", path, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(value) });
+}
+
+export const SETTINGS = `${ROUTE_PREFIX}/settings`;
+export const STATUS = `${ROUTE_PREFIX}/status`;
+export const REEMBED = `${ROUTE_PREFIX}/reembed`;
+/** What GET settings says of the API key when none was saved. */
+export const NO_KEY = { embeddingApiKey: { set: false } };
+
+/** A fresh route harness per test, stopped afterwards; no handler may have thrown into the host. */
+export function useRouteHarness(): () => RouteHarness {
+  let h: RouteHarness;
+  beforeEach(async () => {
+    h = await startRoutes();
+  });
+  afterEach(async () => {
+    await h.stop();
+    expect(h.web.escaped).toEqual([]);
+  });
+  return () => h;
 }

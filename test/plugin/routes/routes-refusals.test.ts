@@ -1,24 +1,12 @@
 import { DreamError, ERROR_CODES } from "../../../bridge/protocol/errors";
 import { httpStatusFor } from "../../../bridge/protocol/wire";
 import { DEFAULT_CONFIG } from "../../../plugin/config";
-import { ROUTE_PREFIX } from "../../../plugin/routes/routes";
-import { postJson, request, startRoutes, type RouteHarness } from "./route-server";
+import { NO_KEY, postJson, REEMBED, request, SETTINGS, STATUS, useRouteHarness } from "./route-server";
 
-const NO_KEY = { embeddingApiKey: { set: false } };
-
-const SETTINGS = `${ROUTE_PREFIX}/settings`;
-const STATUS = `${ROUTE_PREFIX}/status`;
-const REEMBED = `${ROUTE_PREFIX}/reembed`;
-
-let h: RouteHarness;
-
-beforeEach(async () => {
-  h = await startRoutes();
-});
-
-afterEach(async () => {
-  await h.stop();
-  expect(h.web.escaped).toEqual([]);
+const harness = useRouteHarness();
+let h: ReturnType<typeof harness>;
+beforeEach(() => {
+  h = harness();
 });
 
 describe("plugin routes: refusals", () => {
