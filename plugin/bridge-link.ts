@@ -2,7 +2,7 @@
 // start one (owned by this host process: it stops when the plugin is disposed or the host dies).
 // Calls are bounded by the caller's time budget, and a lost bridge is found or restarted again
 // on the next call, never by a timer of its own.
-import { launchOrAttachBridge, stopBridge } from "../bridge/client/bridge-launcher";
+import { attachBridge, launchOrAttachBridge, stopBridge } from "../bridge/client/bridge-launcher";
 import type { BridgeClient } from "../bridge/client/bridge-client";
 import { DreamError } from "../bridge/protocol/errors";
 import type { RpcMethod } from "../bridge/protocol/wire";
@@ -51,6 +51,14 @@ export class BridgeLink {
       if (error instanceof DreamError && error.code === "BRIDGE_UNAVAILABLE" && this.client === client) this.client = undefined;
       throw error;
     }
+  }
+
+  /** Like call, but never starts a bridge: for status while long-term memory is off. */
+  async callIfRunning<T>(method: RpcMethod, params: Record<string, unknown>, timeoutMs: number, whyNot: string): Promise<T> {
+    if (this.client || this.connecting) return this.call<T>(method, params, timeoutMs);
+    const found = await attachBridge(this.options.dataDir);
+    if (!found) throw new DreamError("BRIDGE_UNAVAILABLE", `no bridge is running for ${this.options.dataDir} (${whyNot})`);
+    return found.client.call<T>(method, params, { timeoutMs });
   }
 
   /**

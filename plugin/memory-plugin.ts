@@ -92,6 +92,9 @@ export function startMemoryPlugin(ctx: HostContext, config: PluginConfig, paths:
     tctx.effect(() => registerWhileEnabled(tctx, tools, settings), "dsh-dream: memory tools");
   });
 
+  // The settings page may be open while memory is off: it must not start a bridge just to show status.
+  const query = <T>(method: "status" | "receipt" | "reembed", timeoutMs: number) =>
+    settings.effective().enabled ? link.call<T>(method, {}, timeoutMs) : link.callIfRunning<T>(method, {}, timeoutMs, "long-term memory is off");
   ctx.inject(["webServer"], (wctx) => {
     wctx.effect(
       () =>
@@ -105,14 +108,14 @@ export function startMemoryPlugin(ctx: HostContext, config: PluginConfig, paths:
               data_dir: dataDir,
               bridge_owned_by_plugin: link.owned,
               capture: queue.status(),
-              last_recall: await lastRecall(link),
+              last_recall: await lastRecall(query),
               host: hostFeatures(ctx),
             },
-            bridge: await link.call("status", {}, STATUS_TIMEOUT_MS).catch((error: Error) => ({ available: false, reason: error.message })),
+            bridge: await query("status", STATUS_TIMEOUT_MS).catch((error: Error) => ({ available: false, reason: error.message })),
           }),
-          reembed: () => link.call("reembed", {}, STATUS_TIMEOUT_MS),
+          reembed: () => query("reembed", STATUS_TIMEOUT_MS),
           reembedProgress: async () => {
-            const status = await link.call<{ embedding?: Record<string, unknown> }>("status", {}, STATUS_TIMEOUT_MS);
+            const status = await query<{ embedding?: Record<string, unknown> }>("status", STATUS_TIMEOUT_MS);
             return { embedding: status.embedding ?? null };
           },
           reportError: (error, route) => log.error(`${route} failed: ${(error as Error)?.stack ?? String(error)}`),
@@ -146,9 +149,9 @@ function registerWhileEnabled(tctx: HostContext, tools: ToolDefinition[], settin
 }
 
 /** The newest receipt's recall line and fallback reason (null before the first search). */
-async function lastRecall(link: BridgeLink): Promise<Record<string, unknown> | null> {
+async function lastRecall(query: <T>(method: "receipt", timeoutMs: number) => Promise<T>): Promise<Record<string, unknown> | null> {
   try {
-    const { receipt } = await link.call<{ receipt: Record<string, unknown> }>("receipt", {}, STATUS_TIMEOUT_MS);
+    const { receipt } = await query<{ receipt: Record<string, unknown> }>("receipt", STATUS_TIMEOUT_MS);
     return { receipt_id: receipt.receipt_id, at_ms: receipt.created_at_ms, recall: receipt.recall, fallback_reason: receipt.fallback_reason };
   } catch {
     return null; // no search yet, or no bridge: the bridge section of the status says which

@@ -48,6 +48,11 @@ describe("the plugin's settings routes on DSH's web server", () => {
     await host.createAgent("s-1");
     const off = await host.turn("s-1", "记住我喜欢乌龙茶。", [{ text: "好的。" }]);
     expect(off.requests[0]!.tools).toEqual([]);
+    // Looking at the settings page while memory is off starts no bridge.
+    const idle = await request(port, "GET", "/_dsh/holo-memory/status");
+    expect(idle.json.bridge).toEqual({ available: false, reason: `no bridge is running for ${dataDir} (long-term memory is off)` });
+    expect(idle.json.plugin).toMatchObject({ enabled: false, last_recall: null });
+    expect(fs.existsSync(path.join(dataDir, "bridge.json"))).toBe(false);
 
     const bad = await request(port, "POST", "/_dsh/holo-memory/settings", { settings: { enabled: true, embedding: { provider: "openai_compatible", model: "m", baseUrl: "ftp://example.com" } } });
     expect(bad.status).toBe(400);
@@ -79,7 +84,7 @@ describe("the plugin's settings routes on DSH's web server", () => {
 
     const status = await request(port, "GET", "/_dsh/holo-memory/status");
     expect(status.status).toBe(200);
-    for (const response of [initial, bad, saved, after, status]) expect(response.text).not.toContain(SECRET);
+    for (const response of [initial, idle, bad, saved, after, status]) expect(response.text).not.toContain(SECRET);
     expect(fs.readFileSync(file, "utf8")).not.toContain(SECRET);
     expect(fs.readFileSync(path.join(dataDir, "bridge-config.json"), "utf8")).not.toContain(SECRET);
   });
