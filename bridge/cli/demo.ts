@@ -1,56 +1,69 @@
 // `dsh-dream demo`: a short offline walk-through on the embedded defaults — a bridge with a local
-// Chroma in a temporary data directory — showing capture, recall with receipts, a state change
-// collapsing to the newest, an action sequence kept whole, and the timeline.
+// Chroma in a temporary data directory. The conversation goes through the DSH plugin's own capture
+// code (DSH-shaped session events, holographic mode) and its own recall; then recall with
+// receipts, a state change collapsing to the newest, an action sequence kept whole, the timeline,
+// and the message the model would be given in a new conversation.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { TurnCapture } from "../../plugin/capture/capture";
+import { CaptureQueue } from "../../plugin/capture/capture-queue";
+import { TurnBuffer } from "../../plugin/capture/turn-buffer";
+import type { TurnRecord } from "../../plugin/capture/turn-records";
+import { parseConfig } from "../../plugin/config";
+import type { HostSession, UserMessage } from "../../plugin/host-types";
+import { Recall, type SearchAnswer } from "../../plugin/recall/recall";
 import { BridgeClient } from "../client/bridge-client";
 import { defaultBridgeConfig } from "../server/bridge-config";
 import { startBridge } from "../server/daemon";
 import type { SearchResponse } from "../store/search";
+import { DEMO_ANCHORS, DEMO_NEW_QUESTION, DEMO_QUERIES, DEMO_TURNS } from "./demo-script";
 import { formatSearch } from "./format";
 import type { CliIo } from "./io";
 
 const DAY_MS = 86_400_000;
 const START_MS = Date.UTC(2026, 2, 1, 9, 0, 0);
 
-const CONVERSATION: Array<[number, "user_message" | "assistant_message", string]> = [
-  [0, "user_message", "今天逛街买了一个星巴克的蓝色马克杯。"],
-  [0, "assistant_message", "好看！蓝色很适合早上的咖啡。"],
-  [1, "user_message", "钥匙放在鞋柜里了，提醒我一下。"],
-  [2, "user_message", "My passport is in the desk drawer."],
-  [3, "user_message", "I adopted a puppy named Max today."],
-  [5, "user_message", "不小心把蓝色马克杯摔碎了，好可惜。"],
-  [6, "user_message", "我把钥匙放到了花盆里，鞋柜太满了。"],
-  [7, "user_message", "I moved my passport to the safe in the closet."],
-  [9, "user_message", "又买了一个新的蓝色马克杯作为替代。"],
-  [10, "user_message", "Max learned to sit and shake hands."],
-];
-
-const QUERIES: Array<{ title: string; request: Record<string, unknown> }> = [
-  { title: "Latest state: where are the keys?", request: { query: "钥匙在哪里？", top_k: 3 } },
-  { title: "Latest state in English", request: { query: "Where is my passport?", top_k: 3 } },
-  { title: "Action sequence, latest mode (nothing collapses)", request: { query: "蓝色马克杯", top_k: 3 } },
-  { title: "Timeline mode: the blue mug's whole history", request: { query: "蓝色马克杯的完整历史", top_k: 5, timeline: true } },
-];
-
 export async function demoCommand(io: CliIo, dataDirFlag: string | undefined): Promise<number> {
   const dataDir = dataDirFlag ?? fs.mkdtempSync(path.join(os.tmpdir(), "dsh-dream-demo-"));
-  io.out(`DSH-DREAM demo · data directory ${dataDir}\n\n[1/3] Starting the bridge and its local Chroma (embedded defaults, no network)\n`);
+  io.out(`DSH-DREAM demo · data directory ${dataDir}\n\n[1/4] Starting the bridge and its local Chroma (embedded defaults, no network, no key)\n`);
   const bridge = await startBridge({ dataDir, config: defaultBridgeConfig(dataDir), version: io.version, env: io.env });
   try {
     const client = BridgeClient.fromDataDir(dataDir);
-    io.out(`  bridge on 127.0.0.1:${bridge.port}, pid ${process.pid}\n\n[2/3] Capturing ${CONVERSATION.length} turns (every turn is written in full)\n`);
-    for (const [i, [day, sourceType, text]] of CONVERSATION.entries()) {
-      const timestamp = START_MS + day * DAY_MS + i * 60_000;
-      // One session per day: turns of the same day's chat are neighbours, other days' are not.
-      const record = { id: `demo-${i + 1}`, text, source_type: sourceType, timestamp_ms: timestamp, session_id: `demo-day-${day}`, turn: i };
-      const { status } = await client.call<{ status: string }>("add", record);
-      io.out(`  ${status === "added" ? "+" : "="} ${record.id} ${new Date(timestamp).toISOString().slice(0, 10)} [${sourceType}] ${text}\n`);
+    io.out(`  bridge on 127.0.0.1:${bridge.port}, pid ${process.pid}\n`);
+    const settings = parseConfig({ enabled: true, holographic: true, anchors: DEMO_ANCHORS });
+    const log = { warn: (message: string) => io.err(`  warning: ${message}\n`) };
+    const queue = new CaptureQueue(
+      {
+        importRecords: (records: TurnRecord[]) => client.call("import", { records }),
+        forget: async (id: string) => void (await client.call("forget", { id })),
+      },
+      log,
+    );
+    const buffer = new TurnBuffer();
+    const capture = new TurnCapture(buffer, queue, () => settings, log);
+
+    io.out(`\n[2/4] Holographic capture: ${DEMO_TURNS.length} turns through the plugin's capture, one conversation a day\n`);
+    for (const [i, turn] of DEMO_TURNS.entries()) {
+      const session: HostSession = { header: { id: `demo-day-${turn.day}`, cwd: "/demo" } };
+      const at = START_MS + turn.day * DAY_MS + i * 60_000;
+      let seq = 0;
+      const event = (type: string, data: Record<string, unknown>, time = at) => capture.onSessionEvent(session, { type, seq: seq++, time, data });
+      event("turn/start", { turn: 1 });
+      event("user/message", { id: `u${i}`, role: "user", content: [{ type: "text", text: turn.user }], source: { kind: "user" } });
+      event("assistant/message", { turn: 1, step: 1, message: { content: [{ type: "text", text: turn.assistant }], source: { kind: "model", provider: "offline", model: "script" } } }, at + 30_000);
+      capture.onTurnStopping({ agent: { id: session.header.id, session }, turn: 1, signal: new AbortController().signal });
+      event("turn/end", { turn: 1, reason: { kind: "completed" } }, at + 30_000);
+      await queue.drain(10_000);
+      const head = `  ${new Date(at).toISOString().slice(0, 10)} turn:${session.header.id}:1 · `;
+      io.out(`${head}user:      ${turn.user}\n${" ".repeat(head.length)}assistant: ${turn.assistant}\n`);
     }
-    io.out(`\n[3/3] Recall\n`);
+    const written = queue.status();
+    io.out(`  ${written.written} turns written in full (${written.written * 2} memories: every user message and every reply), ${written.pending} waiting\n`);
+
+    io.out(`\n[3/4] Recall\n`);
     let first: SearchResponse | undefined;
-    for (const { title, request } of QUERIES) {
+    for (const { title, request } of DEMO_QUERIES) {
       io.out(`\n== ${title}\n> ${String(request.query)}${request.timeline ? "  (timeline)" : ""}\n`);
       const response = await client.call<SearchResponse>("search", request);
       first ??= response;
@@ -58,19 +71,26 @@ export async function demoCommand(io: CliIo, dataDirFlag: string | undefined): P
     }
     const receipt = first!.receipt;
     io.out(`\nReceipt of the first query (every receipt is also in ${path.join(dataDir, "audit.jsonl")}):\n`);
-    const excerpt = {
-      retrieved_chunk_ids: receipt.retrieved_chunk_ids,
-      recall: receipt.recall,
-      conflicts: receipt.conflicts,
-      lexical_recall_preserved: receipt.lexical_recall_preserved,
-      persistence: receipt.persistence,
-      candidates: receipt.candidates.slice(0, 3),
-    };
+    const excerpt = { retrieved_chunk_ids: receipt.retrieved_chunk_ids, recall: receipt.recall, conflicts: receipt.conflicts, lexical_recall_preserved: receipt.lexical_recall_preserved, candidates: receipt.candidates.slice(0, 3) };
     io.out(JSON.stringify(excerpt, null, 2) + "\n");
+
+    io.out(`\n[4/4] What the model is given in a new conversation (the plugin's recall at pre-step)\n> ${DEMO_NEW_QUESTION}\n`);
+    await showRecallMessage(io, client, buffer, settings, log);
   } finally {
     await bridge.stop("demo finished");
     if (dataDirFlag === undefined) fs.rmSync(dataDir, { recursive: true, force: true });
   }
   io.out(`\nDone; the bridge and Chroma stopped${dataDirFlag === undefined ? " and the temporary data directory was removed" : ""}.\n`);
   return 0;
+}
+
+async function showRecallMessage(io: CliIo, client: BridgeClient, buffer: TurnBuffer, settings: ReturnType<typeof parseConfig>, log: { warn(m: string): void }): Promise<void> {
+  const recall = new Recall(buffer, { search: (params, timeoutMs) => client.call<SearchAnswer>("search", params, { timeoutMs }), drainWrites: async () => true }, () => settings, log);
+  const session: HostSession = { header: { id: "demo-new", cwd: "/demo" } };
+  const question: UserMessage = { id: "q", role: "user", content: [{ type: "text", text: DEMO_NEW_QUESTION }], source: { kind: "user" } };
+  const decision = await recall.onPreStep({ agent: { id: session.header.id, session }, messages: [question], turn: 1, step: 1, signal: new AbortController().signal }, async () => ({ kind: "enter", messages: [question] }));
+  const added = decision.kind === "enter" ? decision.messages.find((m) => m.source.kind === "dsh-dream") : undefined;
+  io.out(added ? `${String(added.content[0]?.text).replace(/^/gm, "  │ ")}\n` : "  (nothing to add)\n");
+  const note = recall.lastNote(session.header.id);
+  if (note) io.out(`  audit snapshot (receipt, not sent to the model): ${note.receipt_id} · intent ${note.intent} · anchors ${note.anchor_version} · ${note.recall}\n`);
 }

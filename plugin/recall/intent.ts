@@ -20,7 +20,7 @@ const TIMELINE_EN = [
 ];
 
 // 经过 and 前后 also occur in unrelated words (我经过超市, 前后端), so only their history senses count.
-const TIMELINE_ZH = [/历史/, /的经过/, /经过是/, /过程/, /时间线/, /先后/, /顺序/, /来龙去脉/, /变化/, /演变/, /发生了什么/, /每次/, /历次/, /前前后后/, /从头/, /一直以来/, /都(?:做|说|发生)了/, /完整/];
+const TIMELINE_ZH = [/历史/, /的经过/, /经过是/, /过程/, /时间线/, /先后/, /顺序/, /来龙去脉/, /变化/, /演变/, /发生了什么/, /每次/, /历次/, /前前后后/, /后来/, /从头/, /一直以来/, /都(?:做|说|发生)了/, /完整/];
 
 export function detectIntent(query: string): RecallIntent {
   return TIMELINE_EN.some((p) => p.test(query)) || TIMELINE_ZH.some((p) => p.test(query)) ? "timeline" : "latest";

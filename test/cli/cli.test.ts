@@ -126,12 +126,16 @@ describe("dsh-dream CLI", () => {
     expect(out.stderr).toContain("unknown option --topk");
   });
 
-  it("runs the offline demo and cleans up its temporary data directory", () => {
+  it("runs the offline demo — capture through the plugin, recall, collapse, timeline, the model's context — and cleans up", () => {
     const out = runCli(["demo"]);
     expect(out.code).toBe(0);
     const dir = /data directory (\S+)/.exec(out.stdout)![1];
     expect(out.stdout).toContain("Recall: FTS fallback");
-    expect(out.stdout).toContain("collapsed demo-3");
+    expect(out.stdout).toContain("9 turns written in full (18 memories: every user message and every reply), 0 waiting");
+    expect(out.stdout).toContain("collapsed turn:demo-day-1:1:user: 钥匙 → superseded by turn:demo-day-6:1:user");
+    expect(out.stdout).toMatch(/<anchors version="anchors:[0-9a-f]{16}">[\s\S]*1\. 回答要简短，用中文。/);
+    expect(out.stdout).toMatch(/<retrieved-memories-([0-9a-f]{12}) mode="timeline"[\s\S]*又买了一个新的蓝色马克杯作为替代。[\s\S]*<\/retrieved-memories-\1>/);
+    expect(out.stdout).toMatch(/audit snapshot \(receipt, not sent to the model\): rcpt_[0-9a-f-]{36} · intent timeline/);
     expect(fs.existsSync(dir)).toBe(false);
   });
 });

@@ -35,6 +35,7 @@ describe("detectIntent", () => {
     "从头讲一遍",
     "我一直以来喝什么咖啡？",
     "我们都做了哪些尝试？",
+    "我的蓝色马克杯后来怎么样了？",
   ])("reads the Chinese question %j as timeline", (question) => {
     expect(detectIntent(question)).toBe("timeline");
   });
