@@ -36,6 +36,7 @@ const entries = [
   ["bench/bridge.ts", "dist/bench-bridge.cjs", false],
   ["bench/embed.ts", "dist/bench-embed.cjs", false],
   ["bench/plugin.ts", "dist/bench-plugin.cjs", false],
+  ["bench/ab-100k.ts", "dist/bench-ab.cjs", false],
   ["installer/main.ts", "dist/installer.cjs", false],
 ];
 
