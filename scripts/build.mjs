@@ -32,6 +32,8 @@ const entries = [
   ["bridge/cli/main.ts", "dist/cli.cjs", true],
   ["bridge/library.ts", "dist/store.cjs", false],
   ["bench/locomo.ts", "dist/bench-locomo.cjs", false],
+  ["bench/peers.ts", "dist/bench-peers.cjs", false],
+  ["bench/madial.ts", "dist/bench-madial.cjs", false],
   ["bench/search.ts", "dist/bench-search.cjs", false],
   ["bench/bridge.ts", "dist/bench-bridge.cjs", false],
   ["bench/embed.ts", "dist/bench-embed.cjs", false],
