@@ -13,6 +13,7 @@ import {
   statusCommand,
   type MemoryApi,
 } from "./commands";
+import { chatCommand } from "./chat";
 import { connectBridge } from "./connect";
 import { downloadModelCommand, reembedCommand } from "./embedding-commands";
 import { resolveDataDir } from "./data-dir";
@@ -25,8 +26,9 @@ const FLAGS = {
   values: [
     "data-dir", "top-k", "scope", "batch", "text", "source-type", "timestamp-ms", "id", "session-id", "turn", "reason",
     "query-embedding", "idle-exit-ms", "owner-pid", "chroma-url", "model", "model-dir", "remote-host",
+    "session", "base-url",
   ],
-  switches: ["json", "timeline", "help", "with-vectors", "no-chroma"],
+  switches: ["json", "timeline", "help", "with-vectors", "no-chroma", "llm"],
 } as const;
 
 export const USAGE = `usage: dsh-dream [--data-dir DIR] <command> [options]
@@ -51,6 +53,10 @@ bridge:
                                         run the bridge in the foreground (until PID exits, if given)
   stop                                  stop the bridge for the data directory
 
+  chat [--llm] [--model M] [--base-url U] [--session S]
+                                        chat with memory, one message per stdin line (/quit ends);
+                                        --llm uses an OpenAI-compatible endpoint (DeepSeek by default,
+                                        key in DEEPSEEK_API_KEY), else an offline scripted model
   demo                                  offline walk-through in a temporary data directory
 
 source types: user_message, assistant_message, system_fact, tool_result
@@ -89,6 +95,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (command === "demo") return await demoCommand(io, dataDirFlag === undefined ? undefined : dataDir);
     if (command === "serve") return await serveCommand(dataDir, sub, io);
     if (command === "stop") return await stopCommand(dataDir, io);
+    if (command === "chat") return await chatCommand(dataDir, sub, io, { input: process.stdin, interactive: process.stdout.isTTY === true });
     if (command === "download-model") return await downloadModelCommand(dataDir, sub, io);
     const handler = MEMORY_COMMANDS[command];
     if (!handler) throw new DreamError("BAD_ARGUMENTS", `unknown command "${command}"`);

@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   IO_ERROR: "Check that the data directory exists, is writable and the disk is not full.",
   REEMBED_REFUSED: "Turn on \"On dimension mismatch, try lossless re-embedding\", or switch back to the model the memories were embedded with.",
   EMBEDDING_UNAVAILABLE: "Check the embedding provider settings, or run `dsh-dream download-model` for the local model.",
+  LLM_UNAVAILABLE: "Check DEEPSEEK_API_KEY (or the key of the --base-url you chose), the model name and the provider's status; the message says which.",
   MODEL_DOWNLOAD_FAILED: "Check the network, the model name and --remote-host, then run `dsh-dream download-model` again; nothing partial was kept.",
   BAD_JSON: "Each line must be one complete JSON object.",
   BAD_ARGUMENTS: "Run `dsh-dream help` for usage.",
