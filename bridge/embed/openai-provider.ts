@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { DreamError } from "../protocol/errors";
 import { EmbeddingUnavailable, type EmbeddingBinding, type EmbeddingProvider } from "./provider";
+import { backoffMs, retryAfterMs, serverMessage } from "../client/remote-api";
 
 export interface OpenAiCompatibleOptions {
   /** e.g. https://api.openai.com/v1: http(s), no credentials, no query; a trailing slash is ignored. */
@@ -20,8 +21,6 @@ export interface OpenAiCompatibleOptions {
 const PROBE_TEXT = "dimension probe";
 const BACKOFF_BASE_MS = 250;
 const BACKOFF_MAX_MS = 8_000;
-const RETRY_AFTER_MAX_MS = 30_000;
-const SERVER_MESSAGE_CHARS = 200;
 
 /** A failed attempt keeps the server's own words (`detail`) apart, so they come last in the message. */
 type Attempt = { ok: true; body: unknown } | { ok: false; retry: boolean; message: string; detail?: string; retryAfterMs?: number };
@@ -91,7 +90,7 @@ export class OpenAiCompatibleProvider implements EmbeddingProvider {
         const detail = outcome.detail ? `: ${outcome.detail}` : "";
         throw unavailable(outcome.message + (attempt > 1 ? ` after ${attempt} attempts` : "") + detail);
       }
-      await sleep(outcome.retryAfterMs ?? backoffMs(attempt), this.#closed.signal);
+      await sleep(outcome.retryAfterMs ?? backoffMs(attempt, BACKOFF_BASE_MS, BACKOFF_MAX_MS), this.#closed.signal);
     }
   }
 
@@ -167,37 +166,6 @@ function normalise(values: number[], index: number): Float32Array {
   const norm = Math.sqrt(sum);
   if (norm === 0 || !Number.isFinite(norm)) throw unavailable(`the provider returned a zero vector for input ${index}`);
   return Float32Array.from(values, (value) => value / norm);
-}
-
-/** The server's error text, flattened and short, with any word sharing four characters with the key removed. */
-function serverMessage(text: string, secret: string | undefined): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = text;
-  }
-  const error = isObject(parsed) ? (isObject(parsed.error) ? parsed.error.message : (parsed.error ?? parsed.message)) : parsed;
-  const words = (typeof error === "string" ? error : "").split(/[\s\u0000-\u001f\u007f]+/).filter((word) => word !== "");
-  const clean = words.map((word) => (secret !== undefined && sharesFragment(word, secret) ? "[redacted]" : word)).join(" ");
-  return clean.length > SERVER_MESSAGE_CHARS ? clean.slice(0, SERVER_MESSAGE_CHARS) + "…" : clean;
-}
-
-function sharesFragment(word: string, secret: string): boolean {
-  const size = Math.min(4, secret.length);
-  for (let i = 0; i + size <= secret.length; i++) if (word.includes(secret.slice(i, i + size))) return true;
-  return false;
-}
-
-function retryAfterMs(response: Response): number | undefined {
-  const header = response.headers.get("retry-after")?.trim();
-  if (header === undefined || !/^\d+(\.\d+)?$/.test(header)) return undefined;
-  return Math.min(Number(header) * 1000, RETRY_AFTER_MAX_MS);
-}
-
-/** Exponential with equal jitter, so many bridges rate-limited together do not retry in step. */
-function backoffMs(attempt: number): number {
-  return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
