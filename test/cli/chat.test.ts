@@ -1,26 +1,16 @@
 // `dsh-dream chat` as a user meets it: the built CLI reading a pipe, a real bridge started on demand,
 // and (for --llm) a local server speaking the chat-completions protocol in place of DeepSeek.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { ChatCompletionsServer, isRewriteRequest } from "../fixtures/chat-completions-server";
 import { tempDir } from "../store/helpers";
-import { CLI, runCli } from "./run-cli";
+import { runCli, runCliAsync } from "./run-cli";
 
 const KEY = "sk-test-Zq8Lw3Xv9Rk2Mn7Pd4Hy";
 
 /** Runs the CLI with `input` on stdin, without blocking this process (the test's server must keep answering). */
 function chat(args: string[], input: string, env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, DEEPSEEK_API_KEY: undefined, ...env }, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
+  return runCliAsync(args, { env: { DEEPSEEK_API_KEY: undefined, ...env }, input });
 }
 
 function exported(dataDir: string, work: string): Array<Record<string, unknown>> {
