@@ -78,7 +78,7 @@ export function startMemoryPlugin(ctx: HostContext, config: PluginConfig, paths:
   );
 
   ctx.on("session/event", (session, event) => guard(log, "session/event", () => capture.onSessionEvent(session, event)));
-  ctx.on("session/disposed", (session) => guard(log, "session/disposed", () => buffer.forget(session?.header?.id)));
+  ctx.on("session/disposed", (session) => guard(log, "session/disposed", () => capture.forgetSession(session?.header?.id)));
   ctx.on("agent/turn-stopping", (payload) => guard(log, "agent/turn-stopping", () => capture.onTurnStopping(payload)), { global: true });
   ctx.on("agent/pre-step", (payload, next) => recall.onPreStep(payload, next));
 

@@ -95,6 +95,15 @@ export class TurnCapture {
     this.queue.enqueue(key, turnRecords(snapshot, { endReason, highlighted, holographic }));
   }
 
+  /** A disposed session's bookkeeping goes with it (a turn that never saw turn/end would stay forever). */
+  forgetSession(sessionId: string): void {
+    this.buffer.forget(sessionId);
+    const prefix = turnKey(sessionId, 0).slice(0, -1);
+    for (const set of [this.highlights, this.closed]) {
+      for (const key of set) if (key.startsWith(prefix)) set.delete(key);
+    }
+  }
+
   private forgetTurn(key: string): void {
     this.closed.delete(key);
     this.highlights.delete(key);

@@ -245,6 +245,26 @@ describe("TurnCapture highlights outside holographic mode", () => {
   });
 });
 
+describe("TurnCapture when a session is disposed", () => {
+  it("drops the session's marks, so a session resumed under the same id does not inherit a highlight", async () => {
+    const { writer, queue, capture, feed, stopping } = setup({ enabled: true, holographic: false });
+    const session = hostSession("s");
+    const before = new EventLog();
+    before.turnStart(1);
+    before.userMessage("Remember the door code is 4711.");
+    feed(session, before.events);
+    capture.markHighlight("s"); // the session is disposed before this turn ever ends
+    capture.forgetSession("s");
+
+    const after = new EventLog();
+    after.simpleTurn(1, "chit-chat after the restart", "sure");
+    feed(session, after.events);
+    stopping(session, 1);
+    expect(await queue.drain(1_000)).toBe(true);
+    expect([...writer.stored.keys()]).toEqual([]);
+  });
+});
+
 describe("TurnCapture of a turn whose start it missed", () => {
   function loggedTurns(): EventLog {
     const events = new EventLog(20_000);
