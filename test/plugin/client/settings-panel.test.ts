@@ -48,9 +48,12 @@ describe("the settings panel in DSH's web UI", () => {
     world = await startPanelWorld({ enabled: true, holographic: true, embedding: { provider: "local", model: SMALL }, recall: { timeBudgetMs: 8000 } }, { beforeBoot: models });
     await world.host.createAgent("s-1");
     await world.host.turn("s-1", "我把蓝色马克杯放在书房的窗台上了。", [{ text: "好的，记住了。" }]);
+    // Embedding runs off the request path: the second turn's recall is hybrid only once the first is embedded.
+    const coverage = async () => (await BridgeClient.fromDataDir(world!.dataDir).call<any>("status", {})).embedding.coverage.current_vectors;
+    await waitFor(coverage, (n) => n === 2);
     await world.host.createAgent("s-2");
     await world.host.turn("s-2", "蓝色马克杯在哪里？", [{ text: "在书房的窗台上。" }]);
-    await waitFor(async () => (await BridgeClient.fromDataDir(world!.dataDir).call<any>("status", {})).embedding.coverage.current_vectors, (n) => n === 4);
+    await waitFor(coverage, (n) => n === 4);
 
     const page = await openPanel(world, "en");
     expect(await page.evaluate("window.harness.pluginExports")).toEqual(["apply", "inject", "name"]);
