@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { create, insertMultiple, search as searchOrama, type Orama } from "@orama/orama";
-import MiniSearch from "minisearch";
+import MiniSearch, { type Options } from "minisearch";
 import { documentTerms, queryTerms } from "../bridge/index/analyze";
 import { MemoryStore } from "../bridge/store/memory-store";
 import { parseSearchRequest } from "../bridge/store/search-request";
@@ -51,12 +51,15 @@ export const DSH_DREAM: EngineSpec = {
   },
 };
 
+/** MiniSearch indexing field `text`, with our document and query terms or with its defaults. */
+export function miniSearchOptions<T>(ourTerms: boolean): Options<T> {
+  return ourTerms
+    ? { fields: ["text"], tokenize: (text) => documentTerms(text), processTerm: (term) => term, searchOptions: { tokenize: (text) => queryTerms(text) } }
+    : { fields: ["text"] };
+}
+
 function openMiniSearch(docs: BenchDoc[], ourTerms: boolean): Retriever {
-  const index = new MiniSearch<BenchDoc>(
-    ourTerms
-      ? { fields: ["text"], tokenize: (text) => documentTerms(text), processTerm: (term) => term, searchOptions: { tokenize: (text) => queryTerms(text) } }
-      : { fields: ["text"] },
-  );
+  const index = new MiniSearch<BenchDoc>(miniSearchOptions(ourTerms));
   index.addAll(docs);
   return { search: (query, k) => index.search(query).slice(0, k).map((r) => String(r.id)), close() {} };
 }
@@ -75,15 +78,19 @@ export const MINISEARCH_OURS: EngineSpec = {
 
 type OramaDb = Orama<{ text: "string" }>;
 
-function sync<T>(value: T | Promise<T>): T {
+/** Orama answers synchronously unless a hook is async; a Promise here would put a microtask hop in every figure. */
+export function sync<T>(value: T | Promise<T>): T {
   if (value instanceof Promise) throw new Error("bench: Orama answered asynchronously; the latency figure would include a microtask hop");
   return value;
 }
 
+/** Orama's tokenizer component giving it our terms: it passes a property name when indexing and none for the query. */
+export function ourTermsTokenizer() {
+  return { language: "english", normalizationCache: new Map<string, string>(), tokenize: (raw: string, _language?: string, prop?: string) => (prop === undefined ? queryTerms(raw) : documentTerms(raw)) };
+}
+
 function openOrama(docs: BenchDoc[], ourTerms: boolean): Retriever {
-  // Orama calls the tokenizer with a property name when indexing and without one for the query.
-  const tokenizer = { language: "english", normalizationCache: new Map<string, string>(), tokenize: (raw: string, _language?: string, prop?: string) => (prop === undefined ? queryTerms(raw) : documentTerms(raw)) };
-  const db = sync(create({ schema: { text: "string" } as const, ...(ourTerms ? { components: { tokenizer } } : {}) })) as OramaDb;
+  const db = sync(create({ schema: { text: "string" } as const, ...(ourTerms ? { components: { tokenizer: ourTermsTokenizer() } } : {}) })) as OramaDb;
   sync(insertMultiple(db, docs.map((d) => ({ id: d.id, text: d.text }))));
   return {
     search: (query, k) => sync(searchOrama(db, { term: query, limit: k })).hits.map((h) => h.id),

@@ -8,19 +8,12 @@ import path from "node:path";
 import { MemoryStore } from "../bridge/store/memory-store";
 import type { SearchRequest } from "../bridge/store/search";
 import { parseSearchRequest } from "../bridge/store/search-request";
-import { machineInfo, percentile } from "./stats";
+import { argValue, machineInfo, percentile } from "./stats";
 import { type CheckpointFigures, printOpenFigures, timeCheckpoint, timeOpen } from "./store-open";
-import { SyntheticCorpus, type SyntheticQuery } from "./synthetic-corpus";
+import { SyntheticCorpus, syntheticBatches, type SyntheticQuery } from "./synthetic-corpus";
 
 const IMPORT_BATCH = 2000;
 const WARMUP = 20;
-
-function argValue(argv: string[], name: string, fallback: number): number {
-  const at = argv.indexOf(`--${name}`);
-  const value = at === -1 ? fallback : Number(argv[at + 1]);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer`);
-  return value;
-}
 
 function time(fn: () => void, samples: number[]): void {
   const started = performance.now();
@@ -54,15 +47,11 @@ function measureSearch(argv: string[], dataDir: string): { result: Record<string
   const embedding = (vector: number[]) => ({ provider: "bench", model: "synthetic-512", vector });
   try {
     const ingestStarted = performance.now();
-    for (let start = 0; start < records; start += IMPORT_BATCH) {
-      const batch = [];
-      for (let i = start; i < Math.min(records, start + IMPORT_BATCH); i++) {
-        const record = corpus.record(i);
-        if (queries.length < queryCount + WARMUP && corpus.random() < (queryCount + WARMUP) / records + 0.001) queries.push(corpus.query(record));
-        batch.push({ id: record.id, text: record.text, source_type: "user_message", timestamp_ms: 1_700_000_000_000 + i, embedding: embedding(record.vector) });
-      }
-      store.importRecords(batch);
-      process.stderr.write(`\ringested ${Math.min(records, start + IMPORT_BATCH)}/${records}`);
+    let imported = 0;
+    for (const batch of syntheticBatches(corpus, records, queryCount + WARMUP, IMPORT_BATCH, queries)) {
+      store.importRecords(batch.map((record, j) => ({ id: record.id, text: record.text, source_type: "user_message", timestamp_ms: 1_700_000_000_000 + imported + j, embedding: embedding(record.vector) })));
+      imported += batch.length;
+      process.stderr.write(`\ringested ${imported}/${records}`);
     }
     const ingestSeconds = (performance.now() - ingestStarted) / 1000;
     process.stderr.write("\n");

@@ -1,4 +1,5 @@
-// Small helpers shared by the benchmark commands: percentiles and a description of the machine.
+// Small helpers shared by the benchmark commands: percentiles, a description of the machine, and
+// their positive-integer flags.
 import os from "node:os";
 
 export function percentile(samples: number[], p: number): number {
@@ -17,4 +18,12 @@ export function machineInfo(): Record<string, string | number> {
     memory_gib: Math.round(os.totalmem() / 2 ** 30),
     platform: `${process.platform}-${process.arch}`,
   };
+}
+
+/** `--name N` from the command line, or `fallback`; anything but a positive integer is refused. */
+export function argValue(argv: string[], name: string, fallback: number): number {
+  const at = argv.indexOf(`--${name}`);
+  const value = at === -1 ? fallback : Number(argv[at + 1]);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer`);
+  return value;
 }

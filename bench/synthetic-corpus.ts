@@ -12,6 +12,23 @@ export interface SyntheticQuery {
   vector: number[];
 }
 
+/**
+ * Records 0..count-1 in batches, drawing about `wanted` queries from them on the way (pushed onto
+ * `queries` before the batch holding their source is yielded). One seed, one draw order: every
+ * benchmark that samples through here sees the same records and the same queries for the same count.
+ */
+export function* syntheticBatches(corpus: SyntheticCorpus, count: number, wanted: number, batchSize: number, queries: SyntheticQuery[]): Generator<SyntheticRecord[]> {
+  for (let start = 0; start < count; start += batchSize) {
+    const batch: SyntheticRecord[] = [];
+    for (let i = start; i < Math.min(count, start + batchSize); i++) {
+      const record = corpus.record(i);
+      if (queries.length < wanted && corpus.random() < wanted / count + 0.001) queries.push(corpus.query(record));
+      batch.push(record);
+    }
+    yield batch;
+  }
+}
+
 export class SyntheticCorpus {
   private state: number;
   private readonly words: string[];

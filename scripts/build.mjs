@@ -39,6 +39,7 @@ const entries = [
   ["bench/embed.ts", "dist/bench-embed.cjs", false],
   ["bench/plugin.ts", "dist/bench-plugin.cjs", false],
   ["bench/ab-100k.ts", "dist/bench-ab.cjs", false],
+  ["bench/peers-scale.ts", "dist/bench-peers-scale.cjs", false],
   ["installer/main.ts", "dist/installer.cjs", false],
 ];
 
