@@ -39,6 +39,17 @@ process.on("disconnect", () => process.exit(0));
 // The model is read from modelDir only; nothing in this thread may reach the network.
 globalThis.fetch = () => Promise.reject(new Error("the local embedding worker never fetches"));
 
+// transformers.js imports sharp (an image library with a native binary) when it loads, though text
+// embedding never calls it. Where sharp's binary is missing (pnpm skips its build script; its own
+// install downloads from GitHub), that import alone would take the whole runtime down, so this
+// process resolves "sharp" to a stub that refuses image work.
+const SHARP_STUB = "export default function sharp() { throw new Error('the DSH-DREAM embedding worker embeds text only: sharp (images) is not loaded'); }";
+const HOOKS =
+  "export async function resolve(specifier, context, next) {" +
+  " if (specifier === 'sharp') return { url: 'data:text/javascript,' + encodeURIComponent(" + JSON.stringify(SHARP_STUB) + "), shortCircuit: true };" +
+  " return next(specifier, context); }";
+require("node:module").register("data:text/javascript," + encodeURIComponent(HOOKS));
+
 function messageOf(error) {
   const message = error && error.message;
   return typeof message === "string" ? message : String(error);

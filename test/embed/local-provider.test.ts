@@ -3,6 +3,7 @@
 import childProcess, { type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { LocalProvider } from "../../bridge/embed/local-provider";
 import { EmbeddingUnavailable } from "../../bridge/embed/provider";
 import { tempDir } from "../store/helpers";
@@ -123,6 +124,26 @@ describe("LocalProvider with generated tiny models", () => {
     const failure = await failureOf(provider({ runtimeModule: "@xenova/transformers-not-installed" }).open());
     expect(failure.reason).toBe("runtime_missing");
     expect(failure.message).toContain("@xenova/transformers-not-installed");
+  });
+
+  it("embeds where sharp, the image library transformers.js imports at load, is installed without its binary", async () => {
+    // The runtime as a broken install leaves it: an ESM module importing a "sharp" that throws on load.
+    const dir = tempDir("broken-sharp-");
+    const sharpDir = path.join(dir, "node_modules", "sharp");
+    fs.mkdirSync(sharpDir, { recursive: true });
+    fs.writeFileSync(path.join(sharpDir, "package.json"), JSON.stringify({ name: "sharp", version: "0.32.6", main: "index.js" }));
+    fs.writeFileSync(path.join(sharpDir, "index.js"), "throw new Error(\"Something went wrong installing the sharp module: cannot find module '../build/Release/sharp-linux-x64.node'\");\n");
+    const transformers = pathToFileURL(require.resolve("@xenova/transformers")).href;
+    const runtime = path.join(dir, "runtime.mjs");
+    fs.writeFileSync(runtime, `import sharp from "sharp";\nexport * from ${JSON.stringify(transformers)};\n`);
+    const plain = childProcess.spawnSync(process.execPath, ["--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(runtime).href)})`], { encoding: "utf8" });
+    expect(plain.status).not.toBe(0);
+    expect(plain.stderr).toContain("Something went wrong installing the sharp module");
+
+    const local = provider({ runtimeModule: runtime });
+    expect((await local.open()).dim).toBe(models.small.hidden);
+    const [vector] = await local.embed(["今天逛街买了一个星巴克的蓝色马克杯。"]);
+    expect(norm(vector!)).toBeCloseTo(1, 5);
   });
 
   it("fails with provider_error, without fetching, when the model file is not a valid ONNX graph", async () => {
