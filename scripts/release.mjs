@@ -18,7 +18,11 @@ const FILE_MODE = 0o100644;
 const EXECUTABLE_MODE = 0o100755;
 // DSH runs the bundle on its own Node (the monorepo requires 22.19+), whatever the repo builds with.
 const BUNDLE_NODE_RANGE = ">=22";
-const RELEASE_PACKAGE_KEYS = ["name", "version", "description", "license", "bin", "exports", "files", "dsh", "engines", "dependencies", "peerDependencies", "peerDependenciesMeta"];
+// "overrides" rides along for the installer's manual path, which runs `npm install` with the bundle
+// as the root project, where npm applies them (as a dependency npm and pnpm ignore them): sharp
+// 0.33's binaries come from the npm registry (0.32's install downloads from GitHub), and Chroma's
+// Linux binding stays at the one that runs on glibc 2.36.
+const RELEASE_PACKAGE_KEYS = ["name", "version", "description", "license", "bin", "exports", "files", "dsh", "engines", "dependencies", "overrides", "peerDependencies", "peerDependenciesMeta"];
 const INSTALLERS = [
   ["installer/install-agent-memory-plugin.ps1", "install-agent-memory-plugin.ps1", FILE_MODE],
   ["installer/install.sh", "install.sh", EXECUTABLE_MODE],

@@ -2,9 +2,11 @@
 // expanded into a DSH home with a real profile layout, then uninstall — the zip and the installer
 // must fit together (paths, modes, the bundle the installer verifies by importing its host entry).
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { makeBinDir, makeDshHome, profileDir, readProfile, recordedCalls } from "../installer/installer-fixtures";
+import { writeTinyModel } from "../embed/tiny-model";
 import { dshNode } from "../plugin/dsh-host-driver";
 import { tempDir } from "../store/helpers";
 import { copyRepository, readZip, REPO_ROOT, runRelease } from "./release-tree";
@@ -19,11 +21,11 @@ function expand(zipEntries: Awaited<ReturnType<typeof readZip>>, into: string): 
   }
 }
 
-function runInstallSh(expanded: string, args: string[], bin: string, dshHome: string): { status: number | null; report: any; stderr: string } {
+function runInstallSh(expanded: string, args: string[], bin: string, dshHome: string, env: NodeJS.ProcessEnv = {}): { status: number | null; report: any; stderr: string } {
   const result = spawnSync("sh", [path.join(expanded, "install.sh"), ...args, "--json"], {
     cwd: expanded,
     encoding: "utf8",
-    env: { PATH: `${bin}:/usr/bin:/bin`, HOME: tempDir("user-"), DSH_HOME: dshHome, DSH_DREAM_INSTALL_SKIP_DEPS: "1" },
+    env: { PATH: `${bin}:/usr/bin:/bin`, HOME: tempDir("user-"), DSH_HOME: dshHome, DSH_DREAM_INSTALL_SKIP_DEPS: "1", ...env },
   });
   let report: unknown = null;
   try {
@@ -32,6 +34,20 @@ function runInstallSh(expanded: string, args: string[], bin: string, dshHome: st
     throw new Error(`install.sh printed no JSON report (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
   }
   return { status: result.status, report, stderr: result.stderr };
+}
+
+/**
+ * What npm needs from this machine to reach the registry as the repository's own `npm ci` did (its
+ * user config, CA certificates, proxies) and that install's cache (the same packages, nothing large
+ * fetched again); the installer runs under a stand-in HOME.
+ */
+function npmEnvironment(): NodeJS.ProcessEnv {
+  const passed = Object.entries(process.env).filter(([key]) => /^(NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|https?_proxy|no_proxy)$/i.test(key));
+  return {
+    ...Object.fromEntries(passed),
+    npm_config_userconfig: process.env.npm_config_userconfig ?? path.join(os.homedir(), ".npmrc"),
+    npm_config_cache: process.env.npm_config_cache ?? path.join(os.homedir(), ".npm"),
+  };
 }
 
 describe("the release zip, expanded and installed", () => {
@@ -73,6 +89,44 @@ describe("the release zip, expanded and installed", () => {
     expect(fs.existsSync(path.join(profileDir(dshHome), "node_modules", "dsh-dream"))).toBe(false);
     expect(fs.readFileSync(path.join(dshHome, "dsh-dream", "journal.jsonl"), "utf8")).toBe("kept\n");
   });
+
+  it("installs the runtime dependencies for real with npm, and the installed bridge embeds offline with them", () => {
+    const dshHome = makeDshHome(["web"]);
+    const bin = makeBinDir([]);
+    fs.symlinkSync(dshNode(), path.join(bin, "node"));
+    const installed = runInstallSh(expanded, ["--profile", "web"], bin, dshHome, { DSH_DREAM_INSTALL_SKIP_DEPS: "", ...npmEnvironment() });
+    expect([installed.status, installed.report.ok, installed.report.method, installed.report.dependencies]).toEqual([0, true, "manual", "installed by npm"]);
+
+    // The release carries our overrides into that install: sharp's binaries from the npm registry
+    // (0.32's install script downloads from GitHub) and the Chroma binding that runs on glibc 2.36.
+    const packageDir = path.join(profileDir(dshHome), "node_modules", "dsh-dream");
+    const version = (name: string) => JSON.parse(fs.readFileSync(path.join(packageDir, "node_modules", name, "package.json"), "utf8")).version;
+    expect(version("sharp")).toBe(pkg.overrides.sharp);
+    if (process.platform === "linux" && process.arch === "x64") expect(version("chromadb-js-bindings-linux-x64-gnu")).toBe(pkg.overrides["chromadb-js-bindings-linux-x64-gnu"]);
+
+    // The installed bridge, on DSH's Node, loads the installed transformers.js and Chroma.
+    const dataDir = tempDir("installed-data-");
+    writeTinyModel(path.join(dataDir, "models"), "Xenova/bge-small-zh-v1.5", 32, 3);
+    const cli = (...args: string[]) => spawnSync(dshNode(), [path.join(packageDir, "dist", "cli.cjs"), "--data-dir", dataDir, ...args], { encoding: "utf8", env: { PATH: "/usr/bin:/bin", HOME: tempDir("user-") } });
+    try {
+      expect(cli("add", "--text", "我把蓝色马克杯放在书房的窗台上了。", "--source-type", "user_message").status).toBe(0);
+      let status: any;
+      for (let i = 0; i < 120; i++) {
+        status = JSON.parse(cli("status", "--json").stdout);
+        if (status.embedding.coverage.current_vectors === 1 && status.chroma.pending_bytes === 0) break;
+        spawnSync("sleep", ["0.5"]);
+      }
+      expect(status.embedding).toMatchObject({ provider: "local", state: "ready", dim: 32, coverage: { records: 1, current_vectors: 1 } });
+      expect(status.chroma.pending_bytes).toBe(0);
+      const search = JSON.parse(cli("search", "蓝色马克杯在哪里", "--json").stdout);
+      expect(search.receipt.fallback_reason).toBeNull();
+      expect(search.results.map((r: { text: string }) => r.text)).toEqual(["我把蓝色马克杯放在书房的窗台上了。"]);
+    } finally {
+      cli("stop");
+      // 666 MB of runtime dependencies: not left behind in the temp folder.
+      for (const dir of [dshHome, dataDir]) fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 
   it("hands the expanded bundle to the DSH CLI when one is on PATH", () => {
     const dshHome = makeDshHome(["web"]);

@@ -49,12 +49,13 @@ describe("npm run release", () => {
     expect(names.some((name) => name.endsWith(".map"))).toBe(false);
   });
 
-  it("ships a release package.json that keeps the DSH fields, drops the development ones and asks for Node 22", () => {
+  it("ships a release package.json that keeps the DSH fields and the overrides, drops the development ones and asks for Node 22", () => {
     const released = JSON.parse(byName("bundle/package.json")!.data.toString("utf8"));
-    for (const key of ["name", "version", "description", "license", "bin", "exports", "files", "dsh", "dependencies", "peerDependencies", "peerDependenciesMeta"]) {
+    for (const key of ["name", "version", "description", "license", "bin", "exports", "files", "dsh", "dependencies", "overrides", "peerDependencies", "peerDependenciesMeta"]) {
       expect(released[key]).toEqual(pkg[key]);
     }
-    for (const key of ["private", "scripts", "devDependencies", "allowScripts", "overrides"]) expect(released).not.toHaveProperty(key);
+    expect(released.overrides).toMatchObject({ sharp: expect.any(String) });
+    for (const key of ["private", "scripts", "devDependencies", "allowScripts"]) expect(released).not.toHaveProperty(key);
     expect(released.engines).toEqual({ ...pkg.engines, node: ">=22" });
   });
 
