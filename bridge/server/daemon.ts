@@ -60,6 +60,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const log = new BridgeLog(options.dataDir);
   const store = MemoryStore.open({ dataDir: options.dataDir });
   let replica: Replica | undefined;
+  let replicaDown: string | undefined;
   let embedder: EmbeddingService | undefined;
   let server: RpcServer | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
@@ -108,7 +109,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
 
   try {
     const token = loadOrCreateToken(options.dataDir);
-    replica = await startReplica(options, store, log);
+    ({ replica, down: replicaDown } = await startReplica(options, store, log));
+    const chromaDown = replicaDown;
     embedder = new EmbeddingService(store, createProvider(options.config.embedding, options.env), options.config.embedding, {
       log: (message) => log.info(message),
       spaceDropped: (binding) => void dropCollection(replica, binding, log),
@@ -121,7 +123,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     store.setReceiptNotes(() => {
       const { state, coverage } = service.status();
       return {
-        persistence: replicaNow ? { chroma: replicaNow.mode, ...summarise(replicaNow.sync) } : { chroma: "off" },
+        persistence: replicaNow ? { chroma: replicaNow.mode, ...summarise(replicaNow.sync) } : chromaDown ? { chroma: "embedded", replica: "unavailable" } : { chroma: "off" },
         embedder: { state, coverage },
       };
     });
@@ -135,7 +137,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       },
       status: async () => ({
         bridge: { pid: process.pid, port: server?.port ?? null, version: options.version, data_dir_bytes: directoryBytes(options.dataDir) },
-        chroma: await replicaStatus(replica, store),
+        chroma: await replicaStatus(replica, store, chromaDown),
         embedding: service.status(),
       }),
       shutdown: () => setImmediate(() => void stop("shutdown requested")),
@@ -151,7 +153,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     writeBridgeFile(options.dataDir, { port: server.port, pid: process.pid, version: options.version, protocol: PROTOCOL_VERSION, token, started_ms: Date.now() });
     touch();
     ownerTimer = watchOwner(options.ownerPid, stop);
-    log.info(`serving on 127.0.0.1:${server.port}, pid ${process.pid}, chroma ${replica?.mode ?? "off"}`);
+    log.info(`serving on 127.0.0.1:${server.port}, pid ${process.pid}, chroma ${replica?.mode ?? (replicaDown ? "unavailable" : "off")}`);
     return { port: server.port, stopped, stop };
   } catch (error) {
     log.error(`start failed: ${(error as Error).message}`);
@@ -170,14 +172,26 @@ function watchOwner(ownerPid: number | undefined, stop: (reason: string) => Prom
   return timer;
 }
 
-async function startReplica(options: BridgeOptions, store: MemoryStore, log: BridgeLog): Promise<Replica | undefined> {
+/**
+ * The Chroma replica, or why the embedded one is down. The journal is the record and search runs
+ * from the store's own indexes, so a Chroma that cannot start (a binding this system cannot load,
+ * an unusable chroma/ folder) costs the replica, not the memory: the bridge serves without it, says
+ * so in status and receipts, and the sync catches up from its persisted cursor on a later start.
+ */
+async function startReplica(options: BridgeOptions, store: MemoryStore, log: BridgeLog): Promise<{ replica?: Replica; down?: string }> {
   const chromaConfig = options.config.chroma;
-  if (chromaConfig.mode === "off") return undefined;
+  if (chromaConfig.mode === "off") return {};
   let chroma: EmbeddedChroma | undefined;
   let collections: ChromaCollections;
   let url: string;
   if (chromaConfig.mode === "embedded") {
-    chroma = await EmbeddedChroma.start({ dataDir: path.join(options.dataDir, "chroma") });
+    try {
+      chroma = await EmbeddedChroma.start({ dataDir: path.join(options.dataDir, "chroma") });
+    } catch (error) {
+      const down = `embedded Chroma could not start: ${(error as Error).message}`;
+      log.error(`${down}; serving from the journal without the Chroma replica until the bridge starts again`);
+      return { down };
+    }
     chroma.on("exit", (exit) => log.error(`chroma exited (code ${exit.code}, signal ${exit.signal}); restarting`));
     chroma.on("restarted", (info) => log.info(`chroma restarted, pid ${info.pid}`));
     url = chroma.url;
@@ -191,7 +205,7 @@ async function startReplica(options: BridgeOptions, store: MemoryStore, log: Bri
   store.onCommit(() => sync.poke());
   sync.poke();
   void verifyReplica(store, collections, sync, log);
-  return { chroma, collections, sync, mode: chromaConfig.mode, url };
+  return { replica: { chroma, collections, sync, mode: chromaConfig.mode, url } };
 }
 
 /** Waits for the sync to drain, at most `ms`; the timer is ref'd so the process cannot exit mid-shutdown. */
@@ -254,8 +268,8 @@ function summarise(sync: ChromaSync): { replica: "in sync" | "catching up" | "un
   return { replica, pending_bytes: status.pending_bytes };
 }
 
-async function replicaStatus(replica: Replica | undefined, store: MemoryStore): Promise<Record<string, unknown>> {
-  if (!replica) return { mode: "off" };
+async function replicaStatus(replica: Replica | undefined, store: MemoryStore, down: string | undefined): Promise<Record<string, unknown>> {
+  if (!replica) return down ? { mode: "embedded", healthy: false, collections: [], last_error: down } : { mode: "off" };
   const healthy = await replica.collections.heartbeat();
   // Per embedding space: vectors held in memory vs rows in the Chroma collection.
   const collections = await Promise.all(

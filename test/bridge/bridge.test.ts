@@ -133,6 +133,36 @@ describe("the bridge process", () => {
     expect(await chroma.count(chroma.collectionName(binding))).toBe(3);
   });
 
+  it("serves without its Chroma replica when the embedded Chroma cannot start, says why, and catches up on a later start", async () => {
+    await bridge.client.call("import", { records: [record(1), record(2)] });
+    await waitForReplica(bridge.client);
+    await stopBridge(bridge);
+    // A chroma/ folder Chroma cannot use (a file in its place) makes its server abort at start.
+    fs.rmSync(path.join(dataDir, "chroma"), { recursive: true, force: true });
+    fs.writeFileSync(path.join(dataDir, "chroma"), "not a folder\n");
+
+    bridge = await serveBridge(dataDir);
+    await bridge.client.call("add", record(3));
+    const response = await bridge.client.call<SearchResponse>("search", { query: "memory number 3", top_k: 3 });
+    expect(response.results[0]!.id).toBe("m-3");
+    expect(response.receipt.persistence).toEqual({ chroma: "embedded", replica: "unavailable" });
+    const status = await bridge.client.call<Record<string, any>>("status", {});
+    expect(status.records).toBe(3);
+    expect(status.chroma).toEqual({ mode: "embedded", healthy: false, collections: [], last_error: expect.stringMatching(/^embedded Chroma could not start: Chroma server exited during start/) });
+    expect(fs.readFileSync(path.join(dataDir, "bridge.log"), "utf8")).toContain("serving from the journal without the Chroma replica");
+    await stopBridge(bridge);
+
+    fs.rmSync(path.join(dataDir, "chroma"));
+    bridge = await serveBridge(dataDir);
+    const deadline = Date.now() + 30_000;
+    let rows = 0;
+    while (Date.now() < deadline && rows !== 3) {
+      rows = (await waitForReplica(bridge.client)).chroma.collections[0]?.chroma_rows ?? 0;
+      if (rows !== 3) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(rows).toBe(3);
+  });
+
   it("exports every memory in the import format so that export → import → export is identical", async () => {
     await bridge.client.call("import", {
       records: [
