@@ -42,3 +42,14 @@ export async function waitForReplica(client: BridgeClient, timeoutMs = 60_000): 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** Polls until the replica's first collection holds `rows` rows (a rebuild from the journal); returns the last count. */
+export async function waitForChromaRows(client: BridgeClient, rows: number, timeoutMs = 30_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let seen = 0;
+  while (Date.now() < deadline && seen !== rows) {
+    seen = (await waitForReplica(client)).chroma.collections[0]?.chroma_rows ?? 0;
+    if (seen !== rows) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return seen;
+}

@@ -5,7 +5,7 @@ import { BridgeClient } from "../../bridge/client/bridge-client";
 import { ChromaCollections } from "../../bridge/chroma/chroma-collections";
 import type { SearchResponse } from "../../bridge/store/search";
 import { tempDir } from "../store/helpers";
-import { serveBridge, waitForReplica, type ServedBridge } from "./bridge-process";
+import { serveBridge, waitForChromaRows, waitForReplica, type ServedBridge } from "./bridge-process";
 
 const vector = (i: number) => [Math.cos(i), Math.sin(i), 0.5, (i % 7) / 7];
 const record = (i: number) => ({
@@ -81,14 +81,7 @@ describe("the bridge process", () => {
     await stopBridge(bridge);
     fs.rmSync(path.join(dataDir, "chroma"), { recursive: true, force: true });
     bridge = await serveBridge(dataDir);
-    const deadline = Date.now() + 30_000;
-    let rows = 0;
-    while (Date.now() < deadline && rows !== 3) {
-      const status = await waitForReplica(bridge.client);
-      rows = status.chroma.collections[0]?.chroma_rows ?? 0;
-      if (rows !== 3) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(rows).toBe(3);
+    expect(await waitForChromaRows(bridge.client, 3)).toBe(3);
   });
 
   it("refuses a second bridge on the same data directory with a clear message", async () => {
@@ -154,13 +147,7 @@ describe("the bridge process", () => {
 
     fs.rmSync(path.join(dataDir, "chroma"));
     bridge = await serveBridge(dataDir);
-    const deadline = Date.now() + 30_000;
-    let rows = 0;
-    while (Date.now() < deadline && rows !== 3) {
-      rows = (await waitForReplica(bridge.client)).chroma.collections[0]?.chroma_rows ?? 0;
-      if (rows !== 3) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(rows).toBe(3);
+    expect(await waitForChromaRows(bridge.client, 3)).toBe(3);
   });
 
   it("exports every memory in the import format so that export → import → export is identical", async () => {
