@@ -1,5 +1,6 @@
 // Where a stored chat session left off: its highest turn and its last exchanges, read exactly from
 // the bridge's `export` pages (a search would rank, and might miss, turns).
+import { exportPages } from "../client/export-pages";
 import type { ChatMessage } from "./chat-model";
 import type { MemoryApi } from "./memory-agent";
 
@@ -10,28 +11,17 @@ export interface SessionHistory {
   recent: ChatMessage[];
 }
 
-interface ExportedRecord {
-  id: string;
-  text: string;
-  source_type: string;
-  session_id?: string;
-  turn?: number;
-}
-
 export async function readSessionHistory(memory: MemoryApi, sessionId: string, keepTurns: number): Promise<SessionHistory> {
   const prefix = `chat:${sessionId}:`;
   const turns = new Map<number, { user?: string; assistant?: string }>();
-  for (let after = 0; ; ) {
-    const page = await memory.call<{ records: ExportedRecord[]; next: number | null }>("export", { after });
-    for (const r of page.records) {
+  for await (const records of exportPages(memory)) {
+    for (const r of records) {
       if (r.session_id !== sessionId || r.turn === undefined || !r.id.startsWith(prefix)) continue;
       const entry = turns.get(r.turn) ?? {};
       if (r.source_type === "user_message") entry.user = r.text;
       if (r.source_type === "assistant_message") entry.assistant = r.text;
       turns.set(r.turn, entry);
     }
-    if (page.next === null) break;
-    after = page.next;
   }
   const numbers = [...turns.keys()].sort((a, b) => a - b);
   const recent = numbers.slice(-keepTurns).flatMap((n) => {

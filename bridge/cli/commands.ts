@@ -2,6 +2,7 @@
 // search-vector, receipt, status, forget, quarantine, release, export.
 import fs from "node:fs";
 import path from "node:path";
+import { exportPages } from "../client/export-pages";
 import { DreamError } from "../protocol/errors";
 import type { ImportReport } from "../store/memory-store";
 import type { ReceiptResponse } from "../store/receipts";
@@ -140,12 +141,9 @@ export async function exportCommand(api: MemoryApi, args: ParsedArgs, io: CliIo)
   const fd = fs.openSync(tmp, "w");
   let count = 0;
   try {
-    for (let after = 0; ; ) {
-      const page = await api.call<{ records: object[]; next: number | null }>("export", { after, with_vectors: args.flags.has("with-vectors") });
-      if (page.records.length) fs.writeSync(fd, page.records.map((r) => JSON.stringify(r) + "\n").join(""));
-      count += page.records.length;
-      if (page.next === null) break;
-      after = page.next;
+    for await (const records of exportPages(api, args.flags.has("with-vectors"))) {
+      if (records.length) fs.writeSync(fd, records.map((r) => JSON.stringify(r) + "\n").join(""));
+      count += records.length;
     }
     fs.fsyncSync(fd);
   } finally {

@@ -1,16 +1,8 @@
 // holo_forget: removes one memory by id and answers with a receipt of exactly what was removed,
 // so the user can see (and, from the receipt, restore) what left long-term memory.
 import { defineMemoryTool, requireText, TOOL_TIMEOUT_MS, type ToolDeps } from "./tool-kit";
+import type { MemoryRecord } from "../../bridge/store/records";
 import type { ToolDefinition } from "../host-types";
-
-interface ForgottenRecord {
-  id: string;
-  text: string;
-  source_type: string;
-  timestamp_ms: number;
-  session_id?: string;
-  turn?: number;
-}
 
 export function holoForgetTool(deps: ToolDeps): ToolDefinition {
   return defineMemoryTool({
@@ -20,7 +12,7 @@ export function holoForgetTool(deps: ToolDeps): ToolDefinition {
     required: ["id"],
     async run(args) {
       const id = requireText(args, "id", 256);
-      const answer = await deps.call<{ forgotten: ForgottenRecord }>("forget", { id }, TOOL_TIMEOUT_MS);
+      const answer = await deps.call<{ forgotten: MemoryRecord }>("forget", { id }, TOOL_TIMEOUT_MS);
       const r = answer.forgotten;
       return {
         removed: { id: r.id, text: r.text, source_type: r.source_type, timestamp_ms: r.timestamp_ms, session_id: r.session_id ?? null, turn: r.turn ?? null },
@@ -28,7 +20,7 @@ export function holoForgetTool(deps: ToolDeps): ToolDefinition {
       };
     },
     render: (value) => {
-      const r = value.removed as ForgottenRecord;
+      const r = value.removed as MemoryRecord;
       return `Forgot ${r.id} (${r.source_type}, ${new Date(r.timestamp_ms).toISOString()}): ${r.text.slice(0, 500)}`;
     },
   });

@@ -2,6 +2,7 @@
 // through the bridge, and a 10,000-memory dimension migration that survives kill -9 and loses nothing.
 import fs from "node:fs";
 import path from "node:path";
+import { exportPages } from "../../bridge/client/export-pages";
 import type { SearchResponse } from "../../bridge/store/search";
 import { writeTinyModel } from "../embed/tiny-model";
 import { OpenAiEmbeddingsServer } from "../fixtures/openai-embeddings-server";
@@ -30,12 +31,8 @@ async function stop(bridge: ServedBridge): Promise<void> {
 
 async function exportAll(bridge: ServedBridge): Promise<string[]> {
   const lines: string[] = [];
-  for (let after = 0; ; ) {
-    const page = await bridge.client.call<{ records: object[]; next: number | null }>("export", { after });
-    lines.push(...page.records.map((r) => JSON.stringify(r)));
-    if (page.next === null) return lines;
-    after = page.next;
-  }
+  for await (const records of exportPages(bridge.client)) lines.push(...records.map((r) => JSON.stringify(r)));
+  return lines;
 }
 
 describe("embedding model changes through the bridge", () => {

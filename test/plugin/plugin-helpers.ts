@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { BridgeClient } from "../../bridge/client/bridge-client";
 import { stopBridge } from "../../bridge/client/bridge-launcher";
+import { exportPages, type ExportedRecord } from "../../bridge/client/export-pages";
 import { tempDir } from "../store/helpers";
 import { DshHost } from "./dsh-host-driver";
 
@@ -27,27 +28,13 @@ export async function closePluginHome(home: PluginHome | undefined): Promise<voi
   await stopPluginBridge(home.dataDir);
 }
 
-export interface ExportedRecord {
-  id: string;
-  text: string;
-  source_type: string;
-  timestamp_ms: number;
-  session_id?: string;
-  turn?: number;
-  tags?: string[];
-  metadata: Record<string, unknown>;
-}
+export type { ExportedRecord };
 
 /** Every live record in the bridge, in insertion order. */
 export async function bridgeRecords(client: BridgeClient): Promise<ExportedRecord[]> {
   const out: ExportedRecord[] = [];
-  let after = 0;
-  for (;;) {
-    const page = await client.call<{ records: ExportedRecord[]; next: number | null }>("export", { after, limit: 1000 });
-    out.push(...page.records);
-    if (page.next === null) return out;
-    after = page.next;
-  }
+  for await (const records of exportPages(client)) out.push(...records);
+  return out;
 }
 
 /** Polls `read` until `done` holds (background capture, embedding and Chroma sync take a moment). */
