@@ -60,7 +60,6 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const log = new BridgeLog(options.dataDir);
   const store = MemoryStore.open({ dataDir: options.dataDir });
   let replica: Replica | undefined;
-  let replicaDown: string | undefined;
   let embedder: EmbeddingService | undefined;
   let server: RpcServer | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
@@ -109,8 +108,9 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
 
   try {
     const token = loadOrCreateToken(options.dataDir);
-    ({ replica, down: replicaDown } = await startReplica(options, store, log));
-    const chromaDown = replicaDown;
+    const started = await startReplica(options, store, log);
+    replica = started.replica;
+    const chromaDown = started.down;
     embedder = new EmbeddingService(store, createProvider(options.config.embedding, options.env), options.config.embedding, {
       log: (message) => log.info(message),
       spaceDropped: (binding) => void dropCollection(replica, binding, log),
@@ -153,7 +153,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     writeBridgeFile(options.dataDir, { port: server.port, pid: process.pid, version: options.version, protocol: PROTOCOL_VERSION, token, started_ms: Date.now() });
     touch();
     ownerTimer = watchOwner(options.ownerPid, stop);
-    log.info(`serving on 127.0.0.1:${server.port}, pid ${process.pid}, chroma ${replica?.mode ?? (replicaDown ? "unavailable" : "off")}`);
+    log.info(`serving on 127.0.0.1:${server.port}, pid ${process.pid}, chroma ${replica?.mode ?? (chromaDown ? "unavailable" : "off")}`);
     return { port: server.port, stopped, stop };
   } catch (error) {
     log.error(`start failed: ${(error as Error).message}`);
