@@ -1,21 +1,13 @@
 // Every memory a bridge holds, page by page, in the import format its `export` method answers with
 // (bridge/store/export-records.ts): the one loop the CLI's export, chat's session history and the
 // tests read them with.
-import type { SourceType } from "../store/records";
+import type { MemoryRecord } from "../store/records";
 
-export interface ExportedRecord {
-  id: string;
-  text: string;
-  source_type: SourceType;
-  timestamp_ms: number;
-  scope: string;
-  session_id?: string;
-  turn?: number;
-  tags?: string[];
-  metadata: Record<string, unknown>;
+/** A record as toImportFormat writes it: no content hash, the quarantine as its reason, the vector if asked for. */
+export type ExportedRecord = Omit<MemoryRecord, "content_hash" | "quarantine"> & {
   quarantined?: string;
   embedding?: { provider: string; model: string; vector: number[] };
-}
+};
 
 interface ExportSource {
   call<T>(method: "export", params: Record<string, unknown>): Promise<T>;
