@@ -40,6 +40,7 @@ const entries = [
   ["bench/plugin.ts", "dist/bench-plugin.cjs", false],
   ["bench/ab-100k.ts", "dist/bench-ab.cjs", false],
   ["bench/peers-scale.ts", "dist/bench-peers-scale.cjs", false],
+  ["bench/capture.ts", "dist/bench-capture.cjs", false],
   ["installer/main.ts", "dist/installer.cjs", false],
 ];
 
