@@ -1,5 +1,6 @@
 // Human-readable output for the CLI; `--json` output bypasses this module entirely.
 import type { DreamError } from "../protocol/errors";
+import { collapsedSlotLines, withheldLines } from "../store/receipt-lines";
 import type { SearchResponse } from "../store/search";
 
 export function formatSearch(response: SearchResponse): string {
@@ -10,8 +11,8 @@ export function formatSearch(response: SearchResponse): string {
     lines.push(`${String(i + 1).padStart(2)}. [${r.source_type}] ${when}  ${r.id}`);
     lines.push(`    ${oneLine(r.text, 160)}`);
   });
-  for (const c of receipt.conflicts) lines.push(`  collapsed ${c.id}: ${c.subject} → superseded by ${c.superseded_by}`);
-  for (const w of receipt.withheld) lines.push(`  withheld ${w.id} (${w.reason})`);
+  // One line per collapsed slot; every superseded memory is in the receipt (`--json`, `dsh-dream receipt --json`).
+  for (const line of [...collapsedSlotLines(receipt.collapsed_slots), ...withheldLines(receipt.withheld)]) lines.push(`  ${line}`);
   return lines.join("\n") + "\n";
 }
 

@@ -28,6 +28,13 @@ export class TurnAdjacency {
     if (turns.size === 0) this.sessions.delete(position.sessionId);
   }
 
+  /** The other docs of `doc`'s own turn (a turn's user and assistant halves); empty for an unplaced doc. */
+  sameTurn(doc: number): number[] {
+    const position = this.positions.get(doc);
+    if (!position) return [];
+    return this.sessions.get(position.sessionId)!.get(position.turn)!.filter((other) => other !== doc);
+  }
+
   /** Docs at the previous, same and next turn of `doc`'s session, in that order; empty for an unplaced doc. */
   neighbours(doc: number): number[] {
     const position = this.positions.get(doc);

@@ -2,29 +2,42 @@
 // contact fields and event times first (slots-en-kinds.ts), then where a thing is ("X is in Y",
 // "put/moved/parked X in/to Y", active and passive) and other state changes ("X changed to Y", "my A is Y").
 import { contactField, normaliseContactValue } from "./attributes";
-import { expandContractions, hasPossessivePronoun, normalisePerson, normaliseSubject, normaliseValue, stripPossessive } from "./en-phrases";
+import { expandContractions, hasPossessivePronoun, normalisePerson, normaliseSubject, normaliseTime, normaliseValue, stripPossessive } from "./en-phrases";
 import type { StateSlot } from "./slots";
-import { type Match, matchContact, matchPreference, matchQuantity, matchResidence, matchSchedule, matchWorkplace } from "./slots-en-kinds";
+import { isTimeExpression } from "./time-expressions";
+import { matchMeasure, matchQuantity, matchSchedule } from "./slots-en-events";
+import { type Match, matchContact, matchPreference, matchResidence, matchWorkplace } from "./slots-en-kinds";
 import { SELF } from "./zh-phrases";
 
 // Closed grammatical sets only: copulas, placement verbs, prepositions, determiners. "set" is
 // a change verb only, since "set the alarm to 7am" would otherwise read as a placement.
-const PREP = "(?:in front of|on top of|next to|inside of|inside|underneath|under|beneath|behind|beside|near|within|in|on|at|into|onto)";
+const PREP = "(?:in front of|on top of|next to|inside of|inside|underneath|under|beneath|behind|beside|near|within|in|on|at|into|onto|with)";
 const BE = "(?:is|are|am)";
 const STILL = "(?:\\s+(?:now|still|currently|already|always|usually))*";
 const PLACE_VERB =
-  "(?:put|puts|placed|place|places|moved|move|moves|left|leave|leaves|kept|keep|keeps|stored|store|stores|hid|hidden|hide|hides|parked|park|parks|stashed|stash|tucked|dropped|locked)";
+  "(?:put|puts|placed|place|places|moved|move|moves|left|leave|leaves|kept|keep|keeps|keeping|stored|store|stores|hid|hidden|hide|hides|parked|park|parks|stashed|stash|tucked|dropped|locked|filed|plugged)";
 const CHANGE_VERB = "(?:changed|changes|switched|switches|updated|updates)";
 
 // Past-tense copulas ("were in the drawer") are left out: they describe a former state,
 // and a newer memory saying where something used to be must not supersede where it is.
-const COPULA = new RegExp(`^(.+?)\\s+${BE}${STILL}\\s+${PREP}\\s+(.+)$`);
-// One optional actor word ("i", "we", "tom"), or none for the imperative "put the keys in…".
+// "is hanging on the hook", "is up in the attic", "is sitting in the car": a posture or direction may come first.
+const POSTURE = "(?:\\s+(?:hanging|sitting|lying|standing|parked|stored|kept|stashed|up|down|back|out|over))?";
+const COPULA = new RegExp(`^(.+?)\\s+${BE}${STILL}${POSTURE}\\s+${PREP}\\s+(.+)$`);
+// An actor of up to three words ("i", "my mom"), or none for the imperative "put the keys in…".
 const ACTIVE_PLACE = new RegExp(
-  `^(?:[a-z'-]+\\s+)?(?:(?:have|has|had|just|already|finally|also)\\s+)*${PLACE_VERB}\\s+(.+?)\\s+(?:back\\s+)?(?:${PREP}|to)\\s+(.+)$`,
+  `^(?:(?:[a-z'-]+\\s+){1,3}?)?(?:(?:have|has|had|just|already|finally|also|started|now|always)\\s+)*${PLACE_VERB}\\s+(.+?)\\s+(?:back\\s+|in\\s+(?=behind|under|next))?(?:${PREP}|to)\\s+(.+)$`,
+);
+// "final answer on the dentist: march 15th, 9am", "latest blood pressure reading: 120/80": a label, then a
+// value whose shape (a time, a number) says which kind of slot.
+const ACTOR_OWNER = /^(?:my|our)?\s*([a-z]+)\s+(?:keeps|kept|put|puts|left|leaves|stores|stored|moved|moves|hid|hides|parked|parks)\s+(?:his|her|their)\s/;
+const LABELLED = /^([a-z][a-z' -]{1,30}?)\s*:\s*(?:(?:in|on|at|under|inside|with)\s+)?(.+)$/;
+const LABEL_WORDS = /^(?:(?:final answer|update|latest|news) on\s+|(?:new|current|latest)\s+)|\s+(?:update|reading|now)$/g;
+// "got the spare key back from dave and hid it in the lockbox".
+const RETRIEVED_AND_PLACED = new RegExp(
+  `^(?:i\\s+|we\\s+)?(?:got|took|picked up|grabbed|brought)\\s+(.+?)\\s+(?:back\\s+)?(?:from\\s+\\S+(?:\\s+\\S+)?\\s+)?and\\s+${PLACE_VERB}\\s+(?:it|them)\\s+(?:back\\s+)?(?:${PREP}|to)\\s+(.+)$`,
 );
 const PASSIVE_PLACE = new RegExp(
-  `^(.+?)\\s+(?:is|are|was|were|has been|have been|got|gets)(?:\\s+(?:now|just|already))*\\s+${PLACE_VERB}\\s+(?:back\\s+)?(?:${PREP}|to)\\s+(.+)$`,
+  `^(.+?)\\s+(?:is|are|was|were|has been|have been|got|gets)(?:\\s+(?:now|just|already))*\\s+(?:[a-z]+\\s+and\\s+)?(?:${PLACE_VERB}|handed over|handed|given|lent|loaned|passed)\\s+(?:back\\s+)?(?:${PREP}|to)\\s+(.+)$`,
 );
 const MOVED_TO = /^(.+?)\s+(?:has\s+|have\s+)?moved\s+(?:back\s+)?to\s+(.+)$/;
 const ACTIVE_CHANGE = new RegExp(
@@ -38,13 +51,27 @@ const OWNED_IS = /^((?:my|our|your|his|her|their)\s+.+?|.+?'s\s+.+?)\s+(?:is|are
 
 const NEGATION = /n't\b|\bnot\b|\bnever\b|\bno longer\b|\bnowhere\b/;
 const LEADING_FILLER =
-  /^(?:(?:and|but|so|then|today|yesterday|now|later|finally|also|earlier|tonight|this morning|last night|these days|nowadays|lately|recently|at the moment|currently|from now on|as of today|starting today)\s+)+/;
+  /^(?:(?:and|but|so|then|today|yesterday|now|later|finally|also|earlier|tonight|this morning|last night|these days|nowadays|lately|recently|at the moment|currently|from now on|as of today|starting today|i'd say|i would say)\s+)+/;
+// "mum says chloe is settling down in copenhagen": who reported it is not what changed.
+const REPORTED = /^(?:[a-z]+(?:'s)?(?:\s+[a-z]+)?)\s+(?:says|said|told me|mentioned|texted|wrote)(?:\s+that)?\s+(?=\S+\s+\S+)/;
 
-const MATCHERS: Array<(text: string) => Match> = [matchResidence, matchWorkplace, matchPreference, matchQuantity, matchContact, matchSchedule, matchLocation, matchState];
+// Schedule first: it applies only to a time value, which "moved to Friday" must not read as a place.
+const MATCHERS: Array<(text: string) => Match> = [
+  matchSchedule,
+  matchResidence,
+  matchWorkplace,
+  matchPreference,
+  matchQuantity,
+  matchContact,
+  matchLocation,
+  matchMeasure,
+  matchLabelled,
+  matchState,
+];
 
 /** The one slot an English statement clause asserts, or undefined for actions and negations. */
 export function extractEnglishSlot(clause: string): StateSlot | undefined {
-  const text = expandContractions(clause).replace(/\s+/g, " ").trim().replace(LEADING_FILLER, "");
+  const text = expandContractions(clause).replace(/\s+/g, " ").trim().replace(LEADING_FILLER, "").replace(REPORTED, "");
   // A negation asserts no new value, except the one retraction a preference can make ("I don't drink coffee anymore").
   if (NEGATION.test(text)) return matchPreference(text) ?? undefined;
   for (const match of MATCHERS) {
@@ -55,8 +82,33 @@ export function extractEnglishSlot(clause: string): StateSlot | undefined {
 }
 
 function matchLocation(text: string): Match {
-  const place = ACTIVE_PLACE.exec(text) ?? PASSIVE_PLACE.exec(text) ?? MOVED_TO.exec(text) ?? COPULA.exec(text);
-  return place ? locationSlot(place[1], place[2]) : undefined;
+  const active = ACTIVE_PLACE.exec(text);
+  const place = RETRIEVED_AND_PLACED.exec(text) ?? active ?? PASSIVE_PLACE.exec(text) ?? MOVED_TO.exec(text) ?? COPULA.exec(text);
+  if (!place) return undefined;
+  // "my mom keeps her reading glasses on the bookshelf": her glasses are mom's.
+  const actor = active === place ? ACTOR_OWNER.exec(text)?.[1] : undefined;
+  const thing = actor && /^(?:his|her|their)\s/.test(place[1]) ? `${actor}'s ${place[1].replace(/^\S+\s/, "")}` : place[1];
+  return locationSlot(thing, place[2].replace(/\s+(?:from now on|for now|these days)$/, ""));
+}
+
+// A label's value is a short phrase; "caroline: i went to a support group…" is a chat log line, not a label.
+const NOT_A_VALUE = /\b(?:i|we|you|he|she|they|it|i'm|is|are|was|were|am|have|has|had|do|did|does|will|would|can|thanks|thank|wow|yes|no|so|and|but)\b/;
+
+function matchLabelled(text: string): Match {
+  const labelled = LABELLED.exec(text);
+  if (!labelled || NOT_A_VALUE.test(labelled[2]) || labelled[2].split(" ").length > 8 || labelled[1].split(" ").length > 5) return undefined;
+  const label = labelled[1].replace(LABEL_WORDS, "").trim();
+  const value = labelled[2].replace(/\s+(?:from now on|for now|these days|now)$/, "");
+  if (isTimeExpression(normaliseTime(value.replace(/,/g, "")))) {
+    const event = normaliseSubject(label);
+    return event ? { kind: "schedule", subject: event, value: normaliseTime(value.replace(/,/g, "")) } : undefined;
+  }
+  if (/^[$€£]?\d[\d,./]*\s*[a-z%]{0,10}$/.test(value)) {
+    const attribute = normaliseSubject(stripPossessive(label));
+    return attribute ? { kind: "state", subject: SELF, attribute, value } : undefined;
+  }
+  // Not a place: "tim: in my downtime…" is a chat log line, and a label cannot tell a thing from a speaker.
+  return undefined;
 }
 
 function matchState(text: string): Match {
@@ -64,8 +116,12 @@ function matchState(text: string): Match {
   return change ? stateSlot(change[1], change[2]) : undefined;
 }
 
+// Past five words a "subject" is a clause that happened to precede "is in" ("so many posts today, I'm in…").
+const MAX_SUBJECT_WORDS = 5;
+
 function locationSlot(rawSubject: string, rawPlace: string): StateSlot | undefined {
   const subject = normaliseSubject(rawSubject);
+  if (subject.split(" ").length > MAX_SUBJECT_WORDS) return undefined;
   const value = normaliseValue(rawPlace);
   return subject && value ? { kind: "location", subject, value } : undefined;
 }
@@ -74,12 +130,13 @@ function stateSlot(rawSubject: string, rawValue: string): StateSlot | undefined 
   const phrase = rawSubject.trim();
   const value = normaliseValue(rawValue);
   const owned = phrase.lastIndexOf("'s ");
-  // "tom's phone number": the owner is tom; "my weight": the speaker; "the printer": the thing itself.
+  // "tom's phone number": the owner is tom; "my weight": the speaker.
   const rawOwner = owned > 0 ? phrase.slice(0, owned) : hasPossessivePronoun(phrase) ? phrase.split(" ")[0] : "";
   const attribute = normaliseSubject(owned > 0 ? phrase.slice(owned + 3) : stripPossessive(phrase));
   const owner = rawOwner === "" ? "" : normalisePerson(rawOwner);
   if (!attribute || !value || owner === null) return undefined;
   const field = contactField(attribute);
   if (field) return { kind: "contact", subject: owner || SELF, attribute: field, value: normaliseContactValue(field, value) };
-  return owner === "" ? { kind: "state", subject: attribute, value } : { kind: "state", subject: owner, attribute, value };
+  // No owner ("the printer is now broken") is the speaker's, as in Chinese (slots-zh.ts).
+  return { kind: "state", subject: owner || SELF, attribute, value };
 }

@@ -1,9 +1,7 @@
 // State slots: "thing X is at place Y", "event E is at time T", "person P lives/works at Y", "P's favourite
-// drink / phone / weight is V" — facts pulled out of statement clauses by closed grammatical patterns,
-// never by noun lists. Conflict collapsing compares these; action verbs (buy, break, replace) never form a slot.
-import { extractEnglishSlot } from "./slots-en";
-import { extractChineseSlot } from "./slots-zh";
-import { MAX_SLOT_CLAUSE_CHARS, readClauses, type Clause, type Speaker } from "./speech-acts";
+// drink / phone / weight is V" — what a statement sets, and when two statements set the same slot.
+// Reading them out of text is slot-reader.ts; action verbs (buy, break, replace) never form a slot.
+import { isWeakCategory } from "./attributes";
 
 export const SLOT_KINDS = ["location", "schedule", "preference", "residence", "workplace", "contact", "state"] as const;
 export type SlotKind = (typeof SLOT_KINDS)[number];
@@ -23,44 +21,28 @@ export interface StateSlot {
 const HAN = /\p{Script=Han}/u;
 const HAN_ALL = /\p{Script=Han}/gu;
 
-/** Pure: every slot asserted by the statement clauses of `text`, in clause order. */
-export function extractSlots(text: string, speaker: Speaker = "user"): StateSlot[] {
-  return slotsOfClauses(readClauses(text, speaker));
-}
-
-/** Questions, requests and acknowledgements assert nothing; negated statements neither. */
-export function slotsOfClauses(clauses: readonly Clause[]): StateSlot[] {
-  const slots: StateSlot[] = [];
-  for (const clause of clauses) {
-    if (clause.act !== "statement" || clause.text.length > MAX_SLOT_CLAUSE_CHARS) continue;
-    // A clause with any Han character follows Chinese word order even when it names
-    // Latin-script things ("我把iPhone放在抽屉里"), so the language is chosen per clause.
-    const found = HAN.test(clause.text) ? extractChineseSlot(clause.text) : extractEnglishSlot(clause.text);
-    if (found) slots.push(found);
-  }
-  return slots;
-}
-
-/** Same thing and same predicate; the values are what a conflict then compares. */
-export function sameSlot(a: StateSlot, b: StateSlot): boolean {
-  if (a.kind !== b.kind || !sameThing(a.subject, b.subject)) return false;
-  if (a.attribute === undefined || b.attribute === undefined) return a.attribute === b.attribute;
-  return sameThing(a.attribute, b.attribute);
-}
-
 /**
- * Whether a newer value replaces an older one of the same slot. A retraction ("¬coffee") replaces only
- * the value it retracts; any other different value replaces the older one.
+ * Where something is and where someone lives are one predicate: "我弟弟搬到了昆明" and "我弟弟现在住在北京"
+ * are two values of the same state. Every other kind is its own predicate.
  */
-export function valuesConflict(newer: string, older: string): boolean {
-  if (newer === older) return false;
-  if (newer.startsWith("¬")) return newer.slice(1) === older;
-  return older.startsWith("¬") ? older.slice(1) === newer : true;
+export function predicateOf(kind: SlotKind): SlotKind {
+  return kind === "residence" ? "location" : kind;
 }
 
 /**
- * Equal, or the shorter is the head of the longer: "马克杯" names "蓝色马克杯" and "keys"
- * names "car keys". One Han character or a partial English word is too weak a head
+ * Same predicate, same subject and same attribute, by name: only then is a newer value a change of the same
+ * state. "车钥匙" and "钥匙" may be two things, so neither replaces the other; a query about 钥匙 still
+ * finds both (see sameThing), newest first.
+ */
+export function sameSlot(a: StateSlot, b: StateSlot): boolean {
+  // Two preferences of unknown category ("I prefer olives now", "I prefer tulips now") may be about anything.
+  if (isWeakCategory(a.attribute) || isWeakCategory(b.attribute)) return false;
+  return predicateOf(a.kind) === predicateOf(b.kind) && a.subject === b.subject && a.attribute === b.attribute;
+}
+
+/**
+ * Equal, or the shorter is the head of the longer: a question about "马克杯" may mean "蓝色马克杯", and
+ * one about "keys" the "car keys". One Han character or a partial English word is too weak a head
  * ("车" in "车库", "keys" in "monkeys"), so those must match exactly.
  */
 export function sameThing(a: string, b: string): boolean {

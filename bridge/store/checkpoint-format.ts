@@ -6,7 +6,8 @@ import { isPlainObject } from "./records";
 
 export const CHECKPOINT_FORMAT = "dsh-dream-checkpoint";
 // 2: vector spaces carry the model-file digest and redacted config hash of their binding.
-export const CHECKPOINT_VERSION = 2;
+// 3: a statements part (speech acts and state slots) under its own analyzer id.
+export const CHECKPOINT_VERSION = 3;
 export const MANIFEST_FILE = "manifest.json";
 
 export interface PartRef {
@@ -37,6 +38,7 @@ export interface Manifest {
   live: number;
   records: PartRef;
   bm25: { k1: number; b: number; part: PartRef };
+  statements: { analyzer: string; part: PartRef };
   vector_spaces: SpaceEntry[];
 }
 
@@ -88,6 +90,9 @@ export function parseManifest(text: string): Manifest {
     typeof m.bm25.k1 === "number" &&
     typeof m.bm25.b === "number" &&
     isPart(m.bm25.part) &&
+    isPlainObject(m.statements) &&
+    typeof m.statements.analyzer === "string" &&
+    isPart(m.statements.part) &&
     Array.isArray(m.vector_spaces) &&
     m.vector_spaces.every(isSpace);
   if (!ok) throw new CheckpointRejected("the manifest is malformed");

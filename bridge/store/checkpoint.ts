@@ -10,7 +10,9 @@ import { DreamError } from "../protocol/errors";
 import { fingerprintJournal, readPart, writePart } from "./checkpoint-files";
 import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, parseManifest } from "./checkpoint-format";
 import { decodeRecordPart, decodeVectorPart, encodeRecordPart, encodeVectorPart } from "./checkpoint-parts";
+import { decodeStatementPart, encodeStatementPart, type StatementImage } from "./checkpoint-statements";
 import { syncDirectory } from "./journal";
+import { statementsAnalyzerId } from "./record-statements";
 import type { MemoryRecord } from "./records";
 import { VectorSpaces } from "./vector-spaces";
 
@@ -20,6 +22,7 @@ export interface StoreImage {
   live: number;
   bm25: Bm25Index;
   vectors: VectorSpaces;
+  statements: StatementImage;
   journal: { path: string; offset: number; entries: number };
   createdMs: number;
 }
@@ -28,6 +31,8 @@ export interface RestoredState {
   records: Array<MemoryRecord | undefined>;
   bm25: Bm25Index;
   vectors: VectorSpaces;
+  /** What each doc states; absent when the checkpoint's statements came from another analyzer (they are then recomputed). */
+  statements?: StatementImage;
   /** Journal byte offset and entry count the state covers: replay resumes there. */
   offset: number;
   entries: number;
@@ -65,6 +70,7 @@ function writeFiles(dir: string, image: StoreImage): CheckpointWritten {
   const generation = `o${offset.toString(36)}-${randomBytes(4).toString("hex")}`;
   const records = writePart(dir, `${generation}.records.jsonl`, encodeRecordPart(image.records));
   const bm25 = writePart(dir, `${generation}.bm25.bin`, [image.bm25.serialize()]);
+  const statements = writePart(dir, `${generation}.statements.jsonl`, encodeStatementPart(image.statements));
   const vectorSpaces = image.vectors.list().map((space, i) => {
     const { docs, rows } = space.index.exportRows();
     const hashes = Array.from(docs, (doc) => space.contentHashByDoc.get(doc)!);
@@ -82,6 +88,7 @@ function writeFiles(dir: string, image: StoreImage): CheckpointWritten {
     live: image.live,
     records,
     bm25: { k1: image.bm25.k1, b: image.bm25.b, part: bm25 },
+    statements: { analyzer: statementsAnalyzerId(), part: statements },
     vector_spaces: vectorSpaces,
   };
   const temporary = `${MANIFEST_FILE}.${generation}.tmp`;
@@ -90,9 +97,9 @@ function writeFiles(dir: string, image: StoreImage): CheckpointWritten {
   syncDirectory(dir);
   fs.renameSync(path.join(dir, temporary), path.join(dir, MANIFEST_FILE));
   syncDirectory(dir);
-  const keep = new Set([MANIFEST_FILE, records.file, bm25.file, ...vectorSpaces.map((space) => space.part.file)]);
+  const keep = new Set([MANIFEST_FILE, records.file, bm25.file, statements.file, ...vectorSpaces.map((space) => space.part.file)]);
   for (const name of fs.readdirSync(dir)) if (!keep.has(name)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
-  const bytes = [records, bm25, ...vectorSpaces.map((space) => space.part)].reduce((sum, part) => sum + part.bytes, 0);
+  const bytes = [records, bm25, statements, ...vectorSpaces.map((space) => space.part)].reduce((sum, part) => sum + part.bytes, 0);
   return { offset, entries, bytes, created_ms: image.createdMs };
 }
 
@@ -133,7 +140,9 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     });
     vectors.restore(space, VectorIndex.fromRows(space.dim, docs, rows), contentHashByDoc);
   }
-  return { records, bm25, vectors, offset: manifest.journal.offset, entries: manifest.journal.entries };
+  // Statements from another analyzer are not wrong data, only another reading of the text: recompute them.
+  const statements = manifest.statements.analyzer === statementsAnalyzerId() ? decodeStatementPart(readPart(dir, manifest.statements.part, "statements"), manifest.docs) : undefined;
+  return { records, bm25, vectors, statements, offset: manifest.journal.offset, entries: manifest.journal.entries };
 }
 
 function checkJournal(journalPath: string, covered: Manifest["journal"]): void {

@@ -1,5 +1,6 @@
 // The in-memory state derived from the journal: records by doc number, the lexical and vector
-// indexes, scopes, turn adjacency and cached state slots. Pure of I/O: the store feeds it entries.
+// indexes, scopes, turn adjacency, and what each memory states (speech act, state slots) with the slot
+// index built from it. Pure of I/O: the store feeds it entries.
 import { documentTerms } from "../index/analyze";
 import { Bm25Index } from "../index/bm25";
 import { TurnAdjacency } from "../index/turn-adjacency";
@@ -10,8 +11,11 @@ import type { JournalEntry } from "./journal";
 import { decodeEntry } from "./journal-entries";
 import type { EmbeddingInput, MemoryRecord } from "./records";
 import { ScopeMasks } from "./scope-masks";
+import { actCode, actOfCode, analyseRecord, confirmedByUser, hasSlotAuthority, type RecordStatement } from "./record-statements";
 import type { SearchView } from "./search";
-import { extractSlots, type StateSlot } from "./slots";
+import { SlotIndex } from "./slot-index";
+import type { StateSlot } from "../statements/slots";
+import type { SpeechAct } from "../statements/speech-acts";
 import { bindingOf, VectorSpaces, type VectorBinding } from "./vector-spaces";
 
 export interface PendingEmbedding {
@@ -23,7 +27,10 @@ export interface PendingEmbedding {
 export class MemoryState implements SearchView {
   readonly records: Array<MemoryRecord | undefined> = [];
   private readonly docById = new Map<string, number>();
-  private readonly slotCache = new Map<number, StateSlot[]>();
+  /** Speech act code per doc (see actCode); forgotten docs keep a stale code that nothing reads. */
+  private acts = new Uint8Array(64);
+  private readonly slotsByDoc = new Map<number, StateSlot[]>();
+  readonly slotIndex = new SlotIndex();
   private readonly turns = new TurnAdjacency();
   readonly bm25: Bm25Index;
   readonly vectors: VectorSpaces;
@@ -61,12 +68,16 @@ export class MemoryState implements SearchView {
   }
 
   slots(doc: number): StateSlot[] {
-    let slots = this.slotCache.get(doc);
-    if (!slots) {
-      slots = extractSlots(this.records[doc]?.text ?? "");
-      this.slotCache.set(doc, slots);
-    }
-    return slots;
+    return this.slotsByDoc.get(doc) ?? [];
+  }
+
+  act(doc: number): SpeechAct {
+    return actOfCode(this.acts[doc]);
+  }
+
+  /** What every doc states, for a checkpoint: act codes by doc number and the slots of docs that have any. */
+  statements(): { acts: Uint8Array; slots: ReadonlyMap<number, StateSlot[]> } {
+    return { acts: this.acts.subarray(0, this.records.length), slots: this.slotsByDoc };
   }
 
   /** search_vector: dense-only diagnostics (no BM25, fusion, conflicts or packing; quarantine shown, not applied). */
@@ -144,7 +155,8 @@ export class MemoryState implements SearchView {
       this.turns.remove(doc);
       this.vectors.remove(doc);
       this.scopes.remove(doc);
-      this.slotCache.delete(doc);
+      this.slotIndex.remove(doc);
+      this.slotsByDoc.delete(doc);
       this.live--;
     } else if (change.op === "embed") {
       // A vector computed for text this memory no longer has is stale: never install it.
@@ -156,7 +168,11 @@ export class MemoryState implements SearchView {
     }
   }
 
-  /** Takes over a restored checkpoint's records; turn adjacency and scopes are cheap to rebuild from them. */
+  /**
+   * Takes over a restored checkpoint's records; turn adjacency and scopes are cheap to rebuild from them, and
+   * so is the slot index from the statements the checkpoint kept (recomputed from the text when it kept none
+   * this build can use).
+   */
   private adopt(restored: RestoredState): void {
     restored.records.forEach((record, doc) => {
       this.records.push(record);
@@ -164,9 +180,40 @@ export class MemoryState implements SearchView {
       this.docById.set(record.id, doc);
       if (record.session_id !== undefined && record.turn !== undefined) this.turns.add(doc, record.session_id, record.turn);
       this.scopes.add(doc, record.scope);
+      const kept = restored.statements;
+      this.derive(doc, record, kept ? { act: actOfCode(kept.acts[doc]), slots: kept.slots.get(doc) ?? [] } : undefined);
       this.live++;
     });
     this.entries = restored.entries;
+  }
+
+  /** Records what `record` states (analysed now unless given) and indexes its slots if it may set them. */
+  private derive(doc: number, record: MemoryRecord, given: RecordStatement | undefined): void {
+    const { act, slots } = given ?? analyseRecord(record.text, record.source_type);
+    if (doc >= this.acts.length) {
+      const grown = new Uint8Array(Math.max(doc + 1, this.acts.length * 2));
+      grown.set(this.acts);
+      this.acts = grown;
+    }
+    this.acts[doc] = actCode(act);
+    if (slots.length > 0) this.slotsByDoc.set(doc, slots);
+    if (hasSlotAuthority(record.source_type)) {
+      this.slotIndex.add(doc, record.timestamp_ms, slots);
+      // The turn's reply may have been written first (an import in any order): it may restate this message.
+      if (record.source_type === "user_message") for (const sibling of this.turns.sameTurn(doc)) this.indexRestatement(sibling, record);
+    } else {
+      for (const sibling of this.turns.sameTurn(doc)) if (this.records[sibling]?.source_type === "user_message") this.indexRestatement(doc, this.records[sibling]!);
+    }
+  }
+
+  /** Indexes the slots of assistant reply `doc` that restate `user`, a user message of the same turn. */
+  private indexRestatement(doc: number, user: MemoryRecord): void {
+    const reply = this.records[doc];
+    const slots = this.slotsByDoc.get(doc);
+    if (reply?.source_type !== "assistant_message" || !slots) return;
+    const userDoc = this.docById.get(user.id);
+    const confirmed = confirmedByUser(slots, userDoc === undefined ? [] : this.slots(userDoc));
+    if (confirmed.length > 0) this.slotIndex.add(doc, reply.timestamp_ms, confirmed);
   }
 
   private insert(record: MemoryRecord, embedding: EmbeddingInput | undefined): void {
@@ -178,6 +225,7 @@ export class MemoryState implements SearchView {
     if (record.session_id !== undefined && record.turn !== undefined) this.turns.add(doc, record.session_id, record.turn);
     this.scopes.add(doc, record.scope);
     if (embedding) this.vectors.put(doc, record.content_hash, embedding);
+    this.derive(doc, record, undefined);
     this.live++;
   }
 }

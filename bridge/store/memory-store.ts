@@ -133,6 +133,7 @@ export class MemoryStore {
       live: state.size,
       bm25: state.bm25,
       vectors: state.vectors,
+      statements: state.statements(),
       journal: { path: this.journal.filePath, offset, entries: state.entries },
       createdMs: this.defaults.nowMs(),
     });

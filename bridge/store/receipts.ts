@@ -3,8 +3,12 @@
 import { createHash, randomUUID } from "node:crypto";
 import { RRF_K, type FusedCandidate } from "../index/fuse";
 import type { Scored } from "../index/top-k";
+import type { SpeechAct } from "../statements/speech-acts";
 import type { Suppression } from "./conflicts";
+import { RECENCY_TOLERANCE } from "./ranking";
 import type { SearchRequest, SearchView } from "./search";
+import { slotKey } from "./slot-index";
+import type { SlotRecall } from "./slot-recall";
 import type { VectorBinding, VectorSpace } from "./vector-spaces";
 
 export type FallbackReason = "runtime_missing" | "model_not_cached" | "index_not_current" | "provider_error";
@@ -34,7 +38,29 @@ export interface ReceiptCandidate {
   dense_rank: number | null;
   dense_score: number | null;
   rrf_score: number;
+  /** Found by the slot index: a statement of a state slot the query asks about. */
+  slot: boolean;
+  act: SpeechAct;
   selected: boolean;
+}
+
+/** A state slot the query asks about, and its newest usable statement. */
+export interface ReceiptSlot {
+  kind: string;
+  subject: string;
+  attribute: string | null;
+  current_id: string | null;
+  current_value: string | null;
+}
+
+/** One line per slot whose older values were collapsed; the full list is `conflicts`. */
+export interface CollapsedSlot {
+  kind: string;
+  subject: string;
+  attribute: string | null;
+  superseded: number;
+  current_id: string;
+  current_value: string;
 }
 
 export interface Receipt {
@@ -63,7 +89,10 @@ export interface Receipt {
   lexical_recall_preserved: boolean;
   dense_only_candidates: string[];
   dense_suppression_boundary: string;
-  conflicts: Array<{ id: string; superseded_by: string; kind: string; subject: string; value: string }>;
+  slots: ReceiptSlot[];
+  collapsed_slots: CollapsedSlot[];
+  conflicts: Array<{ id: string; superseded_by: string; kind: string; subject: string; attribute: string | null; value: string }>;
+  latest_order: string;
   withheld: Array<{ id: string; reason: string }>;
   timings_ms: { lexical: number; dense: number; total: number };
   /** Set by the bridge: the state of the Chroma replica when the search ran. */
@@ -83,6 +112,9 @@ export interface ReceiptInput {
   fused: FusedCandidate[];
   selected: FusedCandidate[];
   lexicalBaseline: FusedCandidate[];
+  slots: SlotRecall;
+  /** Docs the slot index contributed (heads in latest mode, slot history in timeline mode). */
+  slotDocs: ReadonlyMap<number, number>;
   suppressed: Suppression[];
   withheld: Array<{ doc: number; reason: string }>;
   dense: DenseOutcome;
@@ -126,21 +158,53 @@ export function buildReceipt(input: ReceiptInput): Receipt {
       dense_rank: c.denseRank ?? null,
       dense_score: c.denseScore ?? null,
       rrf_score: c.rrf,
+      slot: input.slotDocs.has(c.doc),
+      act: view.act(c.doc),
       selected: selectedDocs.has(c.doc),
     })),
     lexical_recall_preserved: input.lexicalBaseline.every((c) => selectedDocs.has(c.doc)),
     dense_only_candidates: fused.filter((c) => c.lexicalRank === undefined).map(idOf),
     dense_suppression_boundary: "a dense-only candidate cannot by itself suppress a lexical candidate",
+    slots: input.slots.asked.map((asked) => {
+      const head = input.slots.heads.find((h) => slotKey(h.slot) === asked.key);
+      return {
+        kind: asked.kind,
+        subject: asked.subject,
+        attribute: asked.attribute ?? null,
+        current_id: head ? view.record(head.doc)!.id : null,
+        current_value: head?.slot.value ?? null,
+      };
+    }),
+    collapsed_slots: collapsedSlots(input.suppressed),
     conflicts: input.suppressed.map((s) => ({
       id: s.id,
       superseded_by: s.supersededBy,
       kind: s.slot.kind,
       subject: s.slot.subject,
+      attribute: s.slot.attribute ?? null,
       value: s.slot.value,
     })),
+    latest_order: request.timeline
+      ? "ascending time; acknowledgements withheld"
+      : `asked slots' newest statements, then statements, then questions and requests; near-equal scores (within ${RECENCY_TOLERANCE * 100} %) newest first; acknowledgements withheld`,
     withheld: input.withheld.map((w) => ({ id: view.record(w.doc)!.id, reason: w.reason })),
     timings_ms: input.timingsMs,
   };
+}
+
+/** One line per suppressed slot, naming the newest statement that replaced any of its values. */
+function collapsedSlots(suppressed: readonly Suppression[]): CollapsedSlot[] {
+  const bySlot = new Map<string, { line: CollapsedSlot; newestMs: number }>();
+  for (const s of suppressed) {
+    const key = slotKey(s.slot);
+    const seen = bySlot.get(key);
+    if (seen) seen.line.superseded++;
+    if (seen && seen.newestMs >= s.byTimestampMs) continue;
+    const { kind, subject, attribute } = s.slot;
+    const line = { kind, subject, attribute: attribute ?? null, superseded: seen?.line.superseded ?? 1, current_id: s.supersededBy, current_value: s.by.value };
+    bySlot.set(key, { line, newestMs: s.byTimestampMs });
+  }
+  return [...bySlot.values()].map((entry) => entry.line);
 }
 
 function hashVector(vector: Float32Array): string {

@@ -1,16 +1,20 @@
 // search_memory: full-corpus BM25 with conversation context and exact dense retrieval, fused by RRF,
-// then state-slot conflicts (latest mode) or ascending time (timeline mode), quarantine, exclusion of
-// what the caller already holds, and packing.
+// plus the statements of the state slots the query asks about; then conflicts (latest mode) or ascending
+// time (timeline mode), quarantine, acknowledgements, exclusion of what the caller already holds, packing.
 import { queryTerms } from "../index/analyze";
 import type { Bm25Index } from "../index/bm25";
 import { CONTEXT_WEIGHT, propagateContext } from "../index/context-propagation";
 import { fuseRanks, type FusedCandidate } from "../index/fuse";
 import type { Scored } from "../index/top-k";
+import type { StateSlot } from "../statements/slots";
+import type { SpeechAct } from "../statements/speech-acts";
 import { collapseConflicts, type Suppression } from "./conflicts";
+import { lexicalOrder, orderLatest, pack, type RankingFacts, type Tier } from "./ranking";
 import type { EmbeddingInput, MemoryRecord } from "./records";
 import { buildReceipt, type DenseOutcome, type FallbackReason, type Receipt } from "./receipts";
 import type { ScopeMasks } from "./scope-masks";
-import type { StateSlot } from "./slots";
+import type { SlotIndex } from "./slot-index";
+import { recallSlots, type SlotRecall } from "./slot-recall";
 import { bindingOf, type VectorSpaces } from "./vector-spaces";
 
 export interface SearchRequest {
@@ -31,6 +35,7 @@ export interface SearchRequest {
 }
 
 export const IN_RECENT_WINDOW = "in recent window";
+export const ACKNOWLEDGEMENT_ONLY = "acknowledgement only";
 
 export interface SearchResult {
   id: string;
@@ -49,10 +54,12 @@ export interface SearchView {
   readonly bm25: Bm25Index;
   readonly vectors: VectorSpaces;
   readonly scopes: ScopeMasks;
+  readonly slotIndex: SlotIndex;
   readonly size: number;
   readonly nowMs: () => number;
   record(doc: number): MemoryRecord | undefined;
   slots(doc: number): StateSlot[];
+  act(doc: number): SpeechAct;
   adjacentTurns(doc: number): readonly number[];
 }
 
@@ -67,22 +74,27 @@ export function runSearch(view: SearchView, request: SearchRequest): SearchRespo
   const excluded = request.excludeIds ?? new Set<string>();
   // Each excluded memory may use up a candidate, so retrieval goes that much deeper to still fill top_k.
   const depth = candidateDepth(request.topK) + excluded.size;
-  const lexical = retrieveLexical(view, request.query, depth, mask);
+  const terms = queryTerms(request.query);
+  const lexical = retrieveLexical(view, terms, depth, mask);
   const lexicalDone = performance.now();
   const dense = retrieveDense(view, request, depth, mask);
   const denseDone = performance.now();
 
-  const fused = fuseRanks(lexical, dense.hits);
-  const eligible = fused.filter((c) => !view.record(c.doc)?.quarantine);
+  const usable = (doc: number) => (mask === undefined || mask[doc] === 1) && view.record(doc) !== undefined && !view.record(doc)!.quarantine;
+  const slots = recallSlots(view.slotIndex, request.query, usable);
+  const slotEntries = request.timeline ? slots.history(request.topK) : slots.heads;
+  const slotOrder = new Map(slotEntries.map((entry, i) => [entry.doc, i]));
+  const fused = withSlotStatements(fuseRanks(lexical, dense.hits), slotOrder);
+  const eligible = fused.filter((c) => !view.record(c.doc)!.quarantine && view.act(c.doc) !== "acknowledgement");
   // Excluded memories still take part in conflict collapse: they are trusted and current, so a newer
   // state the caller already holds keeps suppressing the older one it replaced (quarantined ones do not).
-  const suppressed = request.timeline ? [] : collapse(view, eligible);
+  const suppressed = request.timeline ? [] : collapse(view, eligible, slots, slotOrder);
   const suppressedIds = new Set(suppressed.map((s) => s.id));
-  const hidden = (id: string) => suppressedIds.has(id) || excluded.has(id);
-  const survivors = eligible.filter((c) => !hidden(view.record(c.doc)!.id));
-  const withheld = withholdings(view, fused, excluded);
-  const packed = pack(survivors, request.topK, request.denseExtra ?? Math.ceil(request.topK / 2));
-  const ordered = request.timeline ? sortByTime(view, packed) : packed;
+  const survivors = eligible.filter((c) => !suppressedIds.has(view.record(c.doc)!.id) && !excluded.has(view.record(c.doc)!.id));
+  const facts = rankingFacts(view, terms, slotOrder);
+  const floor = lexicalOrder(survivors, facts).slice(0, request.topK);
+  const packed = pack(survivors, floor, request.topK, request.denseExtra ?? Math.ceil(request.topK / 2));
+  const ordered = request.timeline ? sortByTime(view, packed) : orderLatest(packed, facts);
   const finished = performance.now();
 
   const results = ordered.map((c) => toResult(view.record(c.doc)!, c.rrf));
@@ -91,9 +103,11 @@ export function runSearch(view: SearchView, request: SearchRequest): SearchRespo
     view,
     fused,
     selected: ordered,
-    lexicalBaseline: lexicalTopK(survivors, request.topK),
+    lexicalBaseline: floor,
+    slots,
+    slotDocs: slotOrder,
     suppressed,
-    withheld,
+    withheld: withholdings(view, fused, excluded),
     dense,
     depth,
     timingsMs: { lexical: lexicalDone - started, dense: denseDone - lexicalDone, total: finished - started },
@@ -101,18 +115,46 @@ export function runSearch(view: SearchView, request: SearchRequest): SearchRespo
   return { results, receipt };
 }
 
+/** The slot statements join the fused candidates; one no retriever found enters with an RRF score of 0. */
+function withSlotStatements(fused: FusedCandidate[], slotOrder: ReadonlyMap<number, number>): FusedCandidate[] {
+  const present = new Set(fused.map((c) => c.doc));
+  const added = [...slotOrder.keys()].filter((doc) => !present.has(doc)).map((doc) => ({ doc, rrf: 0 }));
+  return [...fused, ...added];
+}
+
+function rankingFacts(view: SearchView, terms: string[], slotOrder: ReadonlyMap<number, number>): RankingFacts {
+  const masks = new Map<number, number>();
+  const tiers = new Map<number, Tier>();
+  return {
+    tier: (c) => {
+      let tier = tiers.get(c.doc);
+      if (tier === undefined) tiers.set(c.doc, (tier = slotOrder.has(c.doc) ? 0 : view.act(c.doc) === "statement" ? 1 : 2));
+      return tier;
+    },
+    slotOrder: (c) => slotOrder.get(c.doc) ?? Infinity,
+    timestampMs: (c) => view.record(c.doc)!.timestamp_ms,
+    termMask: (c) => {
+      let mask = masks.get(c.doc);
+      if (mask === undefined) masks.set(c.doc, (mask = view.bm25.termMask(c.doc, terms)));
+      return mask;
+    },
+  };
+}
+
 /** Why each retrieved candidate may not be shown; quarantine is named first, as it is the stronger reason. */
 function withholdings(view: SearchView, fused: FusedCandidate[], excluded: ReadonlySet<string>): Array<{ doc: number; reason: string }> {
   return fused.flatMap((c) => {
     const record = view.record(c.doc)!;
     if (record.quarantine) return [{ doc: c.doc, reason: `quarantined: ${record.quarantine.reason}` }];
-    return excluded.has(record.id) ? [{ doc: c.doc, reason: IN_RECENT_WINDOW }] : [];
+    if (excluded.has(record.id)) return [{ doc: c.doc, reason: IN_RECENT_WINDOW }];
+    // A bare "好的，记下了。" says nothing on its own; the turn it answers carries the content.
+    return view.act(c.doc) === "acknowledgement" ? [{ doc: c.doc, reason: ACKNOWLEDGEMENT_ONLY }] : [];
   });
 }
 
 /** BM25 over the analysed query, then each hit lends part of its score to its neighbouring turns. */
-function retrieveLexical(view: SearchView, query: string, depth: number, mask: Uint8Array | undefined): Scored[] {
-  const hits = view.bm25.search(queryTerms(query), depth, mask);
+function retrieveLexical(view: SearchView, terms: string[], depth: number, mask: Uint8Array | undefined): Scored[] {
+  const hits = view.bm25.search(terms, depth, mask);
   const visibleNeighbours = (doc: number) => {
     const neighbours = view.adjacentTurns(doc);
     return mask === undefined ? neighbours : neighbours.filter((n) => mask[n] === 1);
@@ -130,37 +172,30 @@ function retrieveDense(view: SearchView, request: SearchRequest, depth: number, 
   return { hits, binding, space };
 }
 
-function collapse(view: SearchView, candidates: FusedCandidate[]): Suppression[] {
+function collapse(view: SearchView, candidates: FusedCandidate[], slots: SlotRecall, slotOrder: ReadonlyMap<number, number>): Suppression[] {
   const withSlots = candidates.filter((c) => view.slots(c.doc).length > 0);
-  if (withSlots.length < 2) return [];
+  if (withSlots.length === 0) return [];
+  const idOf = (doc: number) => view.record(doc)!.id;
   return collapseConflicts(
     withSlots.map((c) => {
       const record = view.record(c.doc)!;
-      return { id: record.id, timestampMs: record.timestamp_ms, text: record.text, lexical: c.lexicalRank !== undefined, slots: view.slots(c.doc) };
+      return {
+        id: record.id,
+        timestampMs: record.timestamp_ms,
+        text: record.text,
+        // The slot index found it from the query's own words, which is lexical evidence.
+        lexical: c.lexicalRank !== undefined || slotOrder.has(c.doc),
+        slots: view.slots(c.doc),
+        authoritative: view.slotIndex.has(c.doc),
+      };
     }),
+    {
+      newestReplacing(slot, afterMs) {
+        const entry = slots.newestReplacing(slot, afterMs);
+        return entry && { id: idOf(entry.doc), timestampMs: entry.timestampMs, slot: entry.slot };
+      },
+    },
   ).suppressed;
-}
-
-/**
- * The lexical top-k always survives packing (what BM25 alone would give is never lost); dense
- * retrieval may add up to `denseExtra` candidates, or fill the list when lexical found too few.
- */
-function pack(survivors: FusedCandidate[], topK: number, denseExtra: number): FusedCandidate[] {
-  const floor = new Set(lexicalTopK(survivors, topK).map((c) => c.doc));
-  let room = Math.max(topK - floor.size, denseExtra);
-  return survivors.filter((c) => {
-    if (floor.has(c.doc)) return true;
-    if (c.denseRank === undefined || room <= 0) return false;
-    room--;
-    return true;
-  });
-}
-
-function lexicalTopK(candidates: FusedCandidate[], topK: number): FusedCandidate[] {
-  return candidates
-    .filter((c) => c.lexicalRank !== undefined)
-    .sort((a, b) => a.lexicalRank! - b.lexicalRank!)
-    .slice(0, topK);
 }
 
 function sortByTime(view: SearchView, candidates: FusedCandidate[]): FusedCandidate[] {

@@ -132,7 +132,9 @@ describe("dsh-dream CLI", () => {
     const dir = /data directory (\S+)/.exec(out.stdout)![1];
     expect(out.stdout).toContain("Recall: FTS fallback");
     expect(out.stdout).toContain("9 turns written in full (18 memories: every user message and every reply), 0 waiting");
-    expect(out.stdout).toContain("collapsed turn:demo-day-1:1:user: 钥匙 → superseded by turn:demo-day-6:1:user");
+    expect(out.stdout).toMatch(/> 钥匙在哪里？\n.*\n 1\. \[user_message\] \S+  turn:demo-day-6:1:user\n/);
+    expect(out.stdout).toContain("collapsed 钥匙 (location): 1 older value superseded by turn:demo-day-6:1:user (花盆)");
+    expect(out.stdout).toContain("withheld turn:demo-day-1:1:assistant (acknowledgement only)");
     expect(out.stdout).toMatch(/<anchors version="anchors:[0-9a-f]{16}">[\s\S]*1\. 回答要简短，用中文。/);
     expect(out.stdout).toMatch(/<retrieved-memories-([0-9a-f]{12}) mode="timeline"[\s\S]*又买了一个新的蓝色马克杯作为替代。[\s\S]*<\/retrieved-memories-\1>/);
     expect(out.stdout).toMatch(/audit snapshot \(receipt, not sent to the model\): rcpt_[0-9a-f-]{36} · intent timeline/);

@@ -66,7 +66,7 @@ describe("checkpoint crash injection", () => {
     expect([...seen].sort((a, b) => a - b)).toEqual([oldOffset, newOffset]);
     store.close();
     const manifest = JSON.parse(fs.readFileSync(path.join(dataDir, "checkpoint", "manifest.json"), "utf8"));
-    const files = [manifest.records, manifest.bm25.part, ...manifest.vector_spaces.map((s: { part: unknown }) => s.part)].map((p: { file: string }) => p.file);
+    const files = [manifest.records, manifest.bm25.part, manifest.statements.part, ...manifest.vector_spaces.map((s: { part: unknown }) => s.part)].map((p: { file: string }) => p.file);
     expect(fs.readdirSync(path.join(dataDir, "checkpoint")).sort()).toEqual(["manifest.json", ...files].sort());
   });
 

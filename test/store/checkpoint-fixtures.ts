@@ -19,9 +19,17 @@ const vector = (dim: number): number[] => Array.from({ length: dim }, () => rand
 export const main = (v: number[]) => ({ provider: "test", model: "m8", vector: v });
 export const alt = (v: number[]) => ({ provider: "alt", model: "m3", vector: v });
 
+// Two memories in eight state where the keys are (a user's, so they set the slot), in Chinese and English,
+// so speech acts, state slots, the slot index and collapse are part of what is compared.
+const STATES: Record<number, () => string> = {
+  4: () => `钥匙放在${pick(["鞋柜", "花盆", "抽屉", "书包"])}里了。`,
+  6: () => `My keys are in the ${pick(["drawer", "car", "bag", "hallway"])} now.`,
+};
+
 /** Record inputs m-0 … m-(n-1); fixed once generated, so every test sees the same corpus. */
 export const RECORDS = Array.from({ length: 260 }, (_, i) => {
-  const text = `${Array.from({ length: 4 + (i % 7) }, () => pick(WORDS)).join(" ")} ${Array.from({ length: 2 + (i % 5) }, () => pick(CHARS)).join("")}`;
+  const words = `${Array.from({ length: 4 + (i % 7) }, () => pick(WORDS)).join(" ")} ${Array.from({ length: 2 + (i % 5) }, () => pick(CHARS)).join("")}`;
+  const text = STATES[i % 8]?.() ?? words;
   const input: Record<string, unknown> = {
     id: `m-${i}`,
     text,
@@ -37,11 +45,11 @@ export const RECORDS = Array.from({ length: 260 }, (_, i) => {
   return input;
 });
 
-const QUERIES = Array.from({ length: 10 }, () => ({
-  text: `${pick(WORDS)} ${pick(WORDS)} ${pick(CHARS)}${pick(CHARS)}`,
-  main: vector(8),
-  alt: vector(3),
-}));
+const QUERIES = [
+  ...Array.from({ length: 10 }, () => ({ text: `${pick(WORDS)} ${pick(WORDS)} ${pick(CHARS)}${pick(CHARS)}`, main: vector(8), alt: vector(3) })),
+  { text: "钥匙在哪里？", main: vector(8), alt: vector(3) },
+  { text: "Where are my keys?", main: vector(8), alt: vector(3) },
+];
 
 /** Imports records [from, to) in two batches, then forgets, quarantines and releases some of them. */
 export function writeHistory(store: MemoryStore, from: number, to: number): void {

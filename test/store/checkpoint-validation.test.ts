@@ -23,7 +23,12 @@ const checkpointDir = (dataDir: string) => path.join(dataDir, "checkpoint");
 const readManifest = (dataDir: string): Manifest => JSON.parse(fs.readFileSync(path.join(checkpointDir(dataDir), "manifest.json"), "utf8"));
 const writeManifest = (dataDir: string, manifest: Manifest) => fs.writeFileSync(path.join(checkpointDir(dataDir), "manifest.json"), JSON.stringify(manifest));
 const partPath = (dataDir: string, part: { file: string }) => path.join(checkpointDir(dataDir), part.file);
-const parts = (m: Manifest): Record<string, { file: string; bytes: number; sha256: string }> => ({ records: m.records, bm25: m.bm25.part, vectors: m.vector_spaces[1].part });
+const parts = (m: Manifest): Record<string, { file: string; bytes: number; sha256: string }> => ({
+  records: m.records,
+  bm25: m.bm25.part,
+  statements: m.statements.part,
+  vectors: m.vector_spaces[1].part,
+});
 
 /** Rewrites a part and fixes its size and hash in the manifest: a checkpoint that is intact but wrong. */
 function replacePart(dataDir: string, which: string, edit: (bytes: Buffer) => Buffer): void {
@@ -92,8 +97,33 @@ describe("checkpoint validation against the journal", () => {
     expectIgnored((dataDir) => fs.rmSync(partPath(dataDir, parts(readManifest(dataDir)).bm25)), /^the BM25 part \S+ is missing$/);
   });
 
+  it("ignores a checkpoint whose statements part is damaged or names docs it does not have", () => {
+    expectIgnored((dataDir) => {
+      const file = partPath(dataDir, parts(readManifest(dataDir)).statements);
+      const bytes = fs.readFileSync(file);
+      bytes[bytes.length - 3] ^= 0x01;
+      fs.writeFileSync(file, bytes);
+    }, /^the statements part does not match its SHA-256 \(damaged\)$/);
+    expectIgnored(
+      (dataDir) => replacePart(dataDir, "statements", (bytes) => Buffer.from(bytes.toString("utf8").replace(/\[\[(\d+),/, "[[99999,"), "utf8")),
+      /^the statements part holds a malformed slot row$/,
+    );
+  });
+
+  it("recomputes statements kept by another analyzer and otherwise uses the checkpoint", () => {
+    const dataDir = copyDataDir(baseDir);
+    writeManifest(dataDir, { ...readManifest(dataDir), statements: { ...readManifest(dataDir).statements, analyzer: "acts+slots/0 0000000000000000" } });
+    const replayDir = copyDataDir(dataDir, { withCheckpoint: false });
+    const store = openAt(dataDir, { checkpointOnCloseBytes: Infinity });
+    const replayed = openAt(replayDir, { checkpointOnCloseBytes: Infinity });
+    expect(checkpointStatus(store)).toMatchObject({ used: true });
+    expect(observe(store)).toEqual(observe(replayed));
+    store.close();
+    replayed.close();
+  });
+
   it("ignores a manifest of an unknown format version, a torn manifest and one naming files outside its directory", () => {
-    expectIgnored((dataDir) => writeManifest(dataDir, { ...readManifest(dataDir), version: 3 }), "checkpoint format version 3 is unknown (this build reads 2)");
+    expectIgnored((dataDir) => writeManifest(dataDir, { ...readManifest(dataDir), version: 2 }), "checkpoint format version 2 is unknown (this build reads 3)");
     expectIgnored((dataDir) => {
       const file = path.join(checkpointDir(dataDir), "manifest.json");
       fs.truncateSync(file, Math.floor(fs.statSync(file).size / 2));

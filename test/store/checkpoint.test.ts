@@ -93,8 +93,9 @@ describe("store checkpoints", () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"));
     expect(manifest).toMatchObject({
       format: "dsh-dream-checkpoint",
-      version: 2,
+      version: 3,
       analyzer: expect.stringMatching(/^zh-bigram\+en-porter\/1 [0-9a-f]{16}$/),
+      statements: { analyzer: expect.stringMatching(/^acts\+slots\/1 [0-9a-f]{16}$/) },
       journal: { offset: fs.statSync(path.join(dataDir, "journal.jsonl")).size, entries: expect.any(Number) },
       // Spaces in creation order (m-0 carries the first vector, an "alt" one), as status lists them.
       vector_spaces: [
@@ -102,7 +103,7 @@ describe("store checkpoints", () => {
         { provider: "test", model: "m8", dim: 8 },
       ],
     });
-    const parts = [manifest.records, manifest.bm25.part, ...manifest.vector_spaces.map((s: { part: unknown }) => s.part)];
+    const parts = [manifest.records, manifest.bm25.part, manifest.statements.part, ...manifest.vector_spaces.map((s: { part: unknown }) => s.part)];
     expect(fs.readdirSync(dir).sort()).toEqual(["manifest.json", ...parts.map((p: { file: string }) => p.file)].sort());
     for (const part of parts) expect(fs.statSync(path.join(dir, part.file)).size).toBe(part.bytes);
   });

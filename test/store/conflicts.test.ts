@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { collapseConflicts, type ConflictCandidate } from "../../bridge/store/conflicts";
-import { extractSlots } from "../../bridge/store/slots";
+import { extractSlots } from "../../bridge/statements/slot-reader";
+import type { StateSlot } from "../../bridge/statements/slots";
 
 const at = (id: string, timestampMs: number, text: string, lexical = true): ConflictCandidate => ({ id, timestampMs, text, lexical });
 
@@ -8,7 +9,9 @@ describe("collapseConflicts", () => {
   it("collapses a direct location change to the newest place (zh)", () => {
     const result = collapseConflicts([at("t1", 1000, "钥匙放在鞋柜里"), at("t2", 2000, "我把钥匙放到了花盆里")]);
     expect(result.kept).toEqual(["t2"]);
-    expect(result.suppressed).toEqual([{ id: "t1", supersededBy: "t2", slot: { kind: "location", subject: "钥匙", value: "鞋柜" } }]);
+    expect(result.suppressed).toEqual([
+      { id: "t1", supersededBy: "t2", slot: { kind: "location", subject: "钥匙", value: "鞋柜" }, by: { kind: "location", subject: "钥匙", value: "花盆" }, byTimestampMs: 2000 },
+    ]);
   });
 
   it("collapses a direct location change to the newest place (en)", () => {
@@ -102,7 +105,9 @@ describe("collapseConflicts", () => {
     expect(partly.kept).toEqual(["both", "key"]);
     const fully = collapseConflicts([at("both", 1, "钥匙在鞋柜里，雨伞在门后面"), at("key", 2, "钥匙在花盆里"), at("umbrella", 3, "雨伞挂在车里")]);
     expect(fully.kept).toEqual(["key", "umbrella"]);
-    expect(fully.suppressed).toEqual([{ id: "both", supersededBy: "key", slot: { kind: "location", subject: "钥匙", value: "鞋柜" } }]);
+    expect(fully.suppressed).toEqual([
+      { id: "both", supersededBy: "key", slot: { kind: "location", subject: "钥匙", value: "鞋柜" }, by: { kind: "location", subject: "钥匙", value: "花盆" }, byTimestampMs: 2 },
+    ]);
   });
 
   it("uses precomputed slots instead of reading the text", () => {
@@ -113,6 +118,40 @@ describe("collapseConflicts", () => {
       { id: "y", timestampMs: 2, text: "钥匙放在鞋柜里", lexical: true, slots: moved },
     ]);
     expect(result.kept).toEqual(["y"]);
+  });
+
+  it("never lets a question, an acknowledgement or another subject supersede a fact", () => {
+    const zh = collapseConflicts([at("fact", 1, "钥匙放在鞋柜里了。"), at("q", 2, "钥匙在哪里？"), at("ack", 3, "好的，记下了。"), at("other", 4, "车钥匙在抽屉里")]);
+    expect(zh).toEqual({ kept: ["fact", "q", "ack", "other"], suppressed: [] });
+    const en = collapseConflicts([at("fact", 1, "My passport is in the desk drawer."), at("q", 2, "Where is my passport?"), at("q2", 3, "Is my passport still in the safe?")]);
+    expect(en).toEqual({ kept: ["fact", "q", "q2"], suppressed: [] });
+  });
+
+  it("lets an assistant's restatement be superseded but never supersede", () => {
+    const restated = { ...at("reply", 2, "好的，你的钥匙在鞋柜里。"), authoritative: false };
+    const stale = collapseConflicts([at("user", 1, "钥匙放在花盆里"), restated]);
+    expect(stale.kept).toEqual(["user", "reply"]);
+    const corrected = collapseConflicts([restated, at("user", 3, "钥匙放在花盆里")]);
+    expect(corrected.kept).toEqual(["user"]);
+  });
+
+  it("supersedes a candidate by a newer statement the caller knows outside the candidates", () => {
+    const newer: StateSlot = { kind: "location", subject: "钥匙", value: "抽屉" };
+    const known = { newestReplacing: (slot: StateSlot, afterMs: number) => (slot.subject === "钥匙" && afterMs < 9 ? { id: "idx", timestampMs: 9, slot: newer } : undefined) };
+    const result = collapseConflicts([at("a", 1, "钥匙放在鞋柜里"), at("b", 2, "钥匙放在花盆里"), at("mug", 3, "我买了一个马克杯")], known);
+    expect(result.kept).toEqual(["mug"]);
+    expect(result.suppressed.map((s) => [s.id, s.supersededBy, s.by.value])).toEqual([["a", "idx", "抽屉"], ["b", "idx", "抽屉"]]);
+  });
+
+  it("retracts only the preference it names, and two retractions never conflict", () => {
+    const retract = collapseConflicts([at("tea", 1, "我最喜欢的饮料是茶。"), at("coffee", 2, "我最喜欢的饮料是咖啡。"), at("no-coffee", 3, "我不再喜欢咖啡了，现在最喜欢的饮料是茶。")]);
+    expect(retract.kept).toEqual(["no-coffee"]);
+    expect(retract.suppressed.map((s) => [s.id, s.supersededBy])).toEqual([["tea", "coffee"], ["coffee", "no-coffee"]]);
+    const both = collapseConflicts([
+      at("no-nuts", 1, "I don't like nuts any more; my favourite snack is seaweed now."),
+      at("no-crisps", 2, "I don't like crisps any more; my favourite snack is seaweed now."),
+    ]);
+    expect(both).toEqual({ kept: ["no-nuts", "no-crisps"], suppressed: [] });
   });
 
   it("breaks a tie between equally new superseders by input order", () => {

@@ -5,7 +5,8 @@ const T0 = Date.UTC(2026, 0, 1);
 const MINUTE_MS = 60_000;
 
 // A question turn, its answer (which shares only the speaker's name with the query), and an unrelated memory
-// that matches two query words ("Caroline", "keeps").
+// that matches two query words ("Caroline", "keeps"). In latest mode a question comes after the statements
+// (search.ts), so the question turn that lends its score is listed last.
 const question = { id: "q", text: "Melanie: What kind of books do you keep in your library?", turn: 7 };
 const answer = { id: "a", text: "Caroline: Lots of classics, and stories from different cultures.", turn: 8 };
 const unrelated = { id: "u", text: "Jon: Caroline said the dance studio keeps its doors open late." };
@@ -30,14 +31,14 @@ describe("lexical search through the store", () => {
   it("ranks the reply to a matching question above an unrelated memory that matches more query words", () => {
     const store = openStore();
     store.importRecords([unrelatedRecord(), turnRecord(question), turnRecord(answer)]);
-    expect(searchIds(store, { query: QUERY, top_k: 3 })).toEqual(["q", "a", "u"]);
+    expect(searchIds(store, { query: QUERY, top_k: 3 })).toEqual(["a", "u", "q"]);
     store.close();
   });
 
   it("ranks the same memories on their own words when they carry no session and turn", () => {
     const store = openStore();
     store.importRecords([unrelatedRecord(), ...[question, answer].map(({ id, text }) => ({ id, text, source_type: "user_message", timestamp_ms: T0 }))]);
-    expect(searchIds(store, { query: QUERY, top_k: 3 })).toEqual(["q", "u", "a"]);
+    expect(searchIds(store, { query: QUERY, top_k: 3 })).toEqual(["u", "a", "q"]);
     store.close();
   });
 
@@ -47,10 +48,10 @@ describe("lexical search through the store", () => {
     store.add(turnRecord(answer));
     store.add(unrelatedRecord());
     store.add(turnRecord(question));
-    expect(searchIds(store, { query: QUERY, top_k: 3 })).toEqual(["q", "a", "u"]);
+    expect(searchIds(store, { query: QUERY, top_k: 3 })).toEqual(["a", "u", "q"]);
     store.close();
     const reopened = openStore(dir);
-    expect(searchIds(reopened, { query: QUERY, top_k: 3 })).toEqual(["q", "a", "u"]);
+    expect(searchIds(reopened, { query: QUERY, top_k: 3 })).toEqual(["a", "u", "q"]);
     reopened.close();
   });
 
@@ -66,7 +67,7 @@ describe("lexical search through the store", () => {
     const store = openStore();
     store.importRecords([turnRecord(question, { scope: "project:a" }), turnRecord(answer, { scope: "project:b" })]);
     expect(searchIds(store, { query: "books library", scope: "project:a" })).toEqual(["q"]);
-    expect(searchIds(store, { query: "books library" })).toEqual(["q", "a"]);
+    expect(searchIds(store, { query: "books library" })).toEqual(["a", "q"]);
     store.close();
   });
 
@@ -77,7 +78,7 @@ describe("lexical search through the store", () => {
       { id: "zh-a", text: "在门口的花盆下面。", source_type: "assistant_message", session_id: "chat-zh", turn: 2 },
       { id: "zh-u", text: "花盆里的花开了。", source_type: "user_message" },
     ]);
-    expect(searchIds(store, { query: "备用钥匙放在哪里 花盆", top_k: 3 })).toEqual(["zh-q", "zh-a", "zh-u"]);
+    expect(searchIds(store, { query: "备用钥匙放在哪里 花盆", top_k: 3 })).toEqual(["zh-a", "zh-u", "zh-q"]);
     store.close();
   });
 });

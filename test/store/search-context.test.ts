@@ -11,8 +11,9 @@ describe("search with exclude_ids", () => {
   beforeEach(() => {
     store = openStore();
     store.importRecords([
-      { id: "r1", text: "rust borrow checker borrow checker borrow checker", source_type: "user_message", timestamp_ms: 1 },
-      { id: "r2", text: "rust borrow checker borrow checker", source_type: "user_message", timestamp_ms: 2 },
+      // r1 is the newer of the two near-equal scores, so recency and BM25 agree on r1 first (ranking.ts).
+      { id: "r1", text: "rust borrow checker borrow checker borrow checker", source_type: "user_message", timestamp_ms: 2 },
+      { id: "r2", text: "rust borrow checker borrow checker", source_type: "user_message", timestamp_ms: 1 },
       { id: "r3", text: "the rust borrow checker complained again today", source_type: "user_message", timestamp_ms: 3 },
       { id: "r4", text: "rust is a language with a strict compiler and a package manager", source_type: "user_message", timestamp_ms: 4 },
       { id: "r5", text: "a note about checker pieces on a board game table at home", source_type: "user_message", timestamp_ms: 5 },

@@ -1,0 +1,106 @@
+// Canonical names for the attributes people state about themselves: contact fields and preference
+// categories, each a closed set of zh and en words mapped to one language-neutral key, so "我的手机号"
+// and "my phone number" name the same slot. Attributes outside these tables keep their own words.
+
+const CONTACT_FIELDS: Record<string, string[]> = {
+  phone: ["手机号", "手机号码", "手机", "电话", "电话号码", "号码", "联系电话", "手机号儿", "phone", "phone number", "mobile", "mobile number", "mobile phone number", "cell", "cell number", "cellphone", "cellphone number", "cell phone number", "number", "telephone", "telephone number"],
+  email: ["邮箱", "邮箱地址", "电子邮箱", "电子邮件", "邮件地址", "电邮", "email", "e-mail", "email address", "e-mail address", "mail address"],
+  address: ["地址", "住址", "家庭住址", "家的地址", "家里的地址", "收货地址", "通讯地址", "address", "home address", "mailing address", "street address", "postal address"],
+  wechat: ["微信", "微信号", "wechat", "wechat id"],
+  whatsapp: ["whatsapp", "whatsapp number", "whatsapp号"],
+};
+
+const PREFERENCE_CATEGORIES: Record<string, string[]> = {
+  drink: ["饮料", "饮品", "喝的", "喝的东西", "酒", "drink", "beverage", "thing to drink"],
+  food: ["食物", "吃的", "菜", "美食", "食品", "东西吃", "food", "dish", "meal", "cuisine", "thing to eat"],
+  snack: ["零食", "小吃", "snack"],
+  music: ["音乐", "歌", "歌曲", "乐队", "歌手", "music", "song", "band", "singer", "artist"],
+  film: ["电影", "片子", "影片", "movie", "film"],
+  show: ["剧", "电视剧", "节目", "综艺", "show", "tv show", "series"],
+  colour: ["颜色", "color", "colour"],
+  sport: ["运动", "体育运动", "sport", "exercise", "workout"],
+  book: ["书", "书籍", "小说", "作家", "book", "novel", "author", "writer"],
+  game: ["游戏", "game", "video game"],
+  fruit: ["水果", "fruit"],
+  season: ["季节", "season"],
+  animal: ["动物", "animal", "pet"],
+  restaurant: ["餐厅", "饭店", "餐馆", "restaurant", "place to eat"],
+};
+
+/** A consumption verb after a liking verb ("更喜欢喝…", "prefer drinking…") names the category. */
+const CATEGORY_VERBS: Record<string, string> = {
+  喝: "drink", 吃: "food", 听: "music", 看: "film", 玩: "game", 读: "book", 穿: "clothes", 弹: "instrument",
+  drink: "drink", drinking: "drink", eat: "food", eating: "food", "listen to": "music", "listening to": "music",
+  watch: "film", watching: "film", play: "game", playing: "game", read: "book", reading: "book", wear: "clothes", wearing: "clothes",
+};
+
+// Words that say which version of an attribute, not which attribute: "新手机号" is the 手机号.
+const MODIFIERS_ZH = /^(?:最新的?|新的?|旧的?|以前的?|原来的?|现在的?|目前的?|现用的?|常用的?|当前的?|个人的?)+/;
+const MODIFIERS_EN = /^(?:(?:new|old|current|updated|latest|primary|main|personal|present|previous|former)\s+)+/;
+const PLURAL = /([a-z]{3})s$/;
+
+function invert(table: Record<string, string[]>): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const [key, words] of Object.entries(table)) for (const word of words) map.set(word, key);
+  return map;
+}
+
+const CONTACT_BY_WORD = invert(CONTACT_FIELDS);
+const CATEGORY_BY_WORD = invert(PREFERENCE_CATEGORIES);
+
+/** Every word of both tables, longest first, for finding attribute mentions in a query. */
+export const ATTRIBUTE_WORDS: ReadonlyArray<{ word: string; kind: "contact" | "preference"; key: string }> = [
+  ...[...CONTACT_BY_WORD].map(([word, key]) => ({ word, kind: "contact" as const, key })),
+  ...[...CATEGORY_BY_WORD].map(([word, key]) => ({ word, kind: "preference" as const, key })),
+].sort((a, b) => b.word.length - a.word.length);
+
+function stripAttributeModifiers(raw: string): string {
+  const trimmed = raw.trim();
+  const stripped = trimmed.replace(MODIFIERS_ZH, "").replace(MODIFIERS_EN, "").trim();
+  return stripped === "" ? trimmed : stripped;
+}
+
+/** The contact field an attribute phrase names ("新手机号" → phone), or undefined. */
+export function contactField(raw: string): string | undefined {
+  const phrase = stripAttributeModifiers(raw);
+  return CONTACT_BY_WORD.get(phrase) ?? CONTACT_BY_WORD.get(phrase.replace(PLURAL, "$1"));
+}
+
+/** The preference category a noun names ("饮料", "drinks" → drink); unknown nouns stay themselves. */
+export function preferenceCategory(raw: string): string {
+  const phrase = stripAttributeModifiers(raw).replace(/^(?:的|to\s+)/, "").trim();
+  const singular = phrase.replace(PLURAL, "$1");
+  return CATEGORY_BY_WORD.get(phrase) ?? CATEGORY_BY_WORD.get(singular) ?? CATEGORY_VERBS[phrase] ?? singular;
+}
+
+/** Whether a noun is one of the preference categories the table knows ("colour", "饮料"). */
+export function isKnownCategory(raw: string): boolean {
+  const phrase = stripAttributeModifiers(raw);
+  return CATEGORY_BY_WORD.has(phrase) || CATEGORY_BY_WORD.has(phrase.replace(PLURAL, "$1"));
+}
+
+/** The category a consumption verb implies ("喝" → drink), or undefined. */
+export function categoryOfVerb(verb: string): string | undefined {
+  return CATEGORY_VERBS[verb.trim()];
+}
+
+/**
+ * A preference whose category only a verb implies ("我现在更喜欢吃坚果": food? snack?) or nothing at all
+ * ("I'm really into espresso") is weak: its attribute is "~" plus the verb's category, or "~" alone. It
+ * joins a named category's slot only where that category has held the same value (see slot-recall.ts).
+ */
+export const WEAK_CATEGORY = "~";
+
+export function weakCategory(verb: string | undefined): string {
+  const category = verb === undefined ? undefined : categoryOfVerb(verb);
+  return category === undefined ? WEAK_CATEGORY : WEAK_CATEGORY + category;
+}
+
+export function isWeakCategory(attribute: string | undefined): boolean {
+  return attribute !== undefined && attribute.startsWith(WEAK_CATEGORY);
+}
+
+/** Contact values compare without spacing and separators: "139 1234-5678" is "13912345678". */
+export function normaliseContactValue(field: string, value: string): string {
+  return field === "phone" || field === "whatsapp" ? value.replace(/[\s\-().]/g, "") : value.replace(/\s+/g, " ").trim();
+}

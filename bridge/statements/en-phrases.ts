@@ -1,0 +1,99 @@
+// Normalising the phrases English slot patterns capture: contractions, subjects (thing, event or
+// person), owners and values. Input is one NFKC, lowercased clause with straight apostrophes.
+import { NUMBER_WORDS_EN, SELF_EN } from "./cues-en";
+import { SELF } from "./zh-phrases";
+
+const DETERMINERS = /^(?:(?:the|a|an|my|our|your|his|her|their|its|this|that|these|those|some|all|both|new|current)\s+)+/;
+const TRAILING_TIME =
+  /(?:\s+(?:now|today|yesterday|tonight|again|already|still|instead|too|for now|right now|as well|these days|nowadays|lately|anymore|any more|at the moment|from now on|for good|instead of [a-z ]+))+$/;
+const POSSESSIVE_PRONOUN = /^(?:my|our|your|his|her|their)\s+/;
+const APPOSITION = /^(?:best\s+|old\s+|little\s+|big\s+)?(?:friend|brother|sister|cousin|colleague|coworker|neighbou?r|uncle|aunt|son|daughter|boss)\s+(?=[a-z]+$)/;
+// A "name" holding one of these is a clause fragment ("keys are"), not a person.
+const VERB_WORD = /\b(?:is|are|am|was|were|be|been|being|have|has|had|do|does|did|will|would|can|could|should|not|no)\b/;
+// Pronouns cannot be resolved across memories ("it", "he" name different things in different
+// turns), so a pronoun subject asserts nothing. This is also why "I am in a good mood" is no slot.
+const PRONOUN = /^(?:i|me|you|he|she|it|we|they|him|her|us|them|this|that|there|here|everything|something|nothing|everyone|someone|one)$/;
+const CONTRACTIONS: Array<[RegExp, string]> = [
+  [/\bi'm\b/g, "i am"],
+  [/\b(we|you|they)'re\b/g, "$1 are"],
+  [/\b(i|we|you|they)'ve\b/g, "$1 have"],
+  [/\b(i|we|you|they|he|she|it)'ll\b/g, "$1 will"],
+  [/\b(i|we|you|they|he|she)'d\b/g, "$1 would"],
+  [/\b(it|that|there|what|where|who|when)'s\b/g, "$1 is"],
+  // "passport's in my carry-on", "my brother's an engineer", "haircut's been changed": a noun's 's before
+  // a place, an article or a participle is "is"/"has", not a possessive.
+  [/\b([a-z]+)'s\s+(?=been\b)/g, "$1 has "],
+  [/\b([a-z]+)'s\s+(?=(?:in|on|at|under|inside|with|by|a|an|now|still|down|up|currently|over|near|behind|back|moving|living|working)\b)/g, "$1 is "],
+];
+
+export function expandContractions(text: string): string {
+  return CONTRACTIONS.reduce((acc, [pattern, replacement]) => acc.replace(pattern, replacement), text);
+}
+
+/** The thing or event a phrase names ("the car keys" → "car key"), or "" for a pronoun. */
+export function normaliseSubject(raw: string): string {
+  // "mum's flight" is named "mom flight", as a query's phrases name it (slot-query.ts drops the 's too).
+  const phrase = canonicalKin(raw.replace(TRAILING_TIME, "").replace(DETERMINERS, "").replace(/'s\b/g, "").replace(/\s+/g, " ").trim());
+  if (PRONOUN.test(phrase)) return "";
+  return foldPlural(phrase);
+}
+
+// Relatives go by several words ("mum", "mom", "mother"): a closed class, each folded to one.
+const KIN: Array<[RegExp, string]> = [
+  [/\b(?:mum|mummy|mommy|mother|ma)\b/g, "mom"],
+  [/\b(?:daddy|father|pa)\b/g, "dad"],
+  [/\b(?:granny|grandmother|nana|nan)\b/g, "grandma"],
+  [/\b(?:grandfather|grandpa|granddad)\b/g, "grandpa"],
+  [/\b(?:hubby)\b/g, "husband"],
+  [/\b(?:sis)\b/g, "sister"],
+  [/\b(?:bro)\b/g, "brother"],
+  [/\b(?:folks|mom and dad)\b/g, "parents"],
+  [/\b(?:flatmate)\b/g, "roommate"],
+  [/\b(?:neighbor)\b/g, "neighbour"],
+];
+
+export function canonicalKin(phrase: string): string {
+  return KIN.reduce((text, [word, canonical]) => text.replace(word, canonical), phrase);
+}
+
+/** Singular and plural name the same thing; only the head (last) word is folded, and only a plain -s. */
+export function foldPlural(phrase: string): string {
+  return phrase.replace(/([a-z]{3})s$/, (whole, stem: string) => (stem.endsWith("s") ? whole : stem));
+}
+
+/**
+ * Who a phrase names as owner or actor: SELF for the speaker ("i", "my", "we"), "" for nobody, null for
+ * another pronoun or a thing ("the office"), else a name of one or two words ("tom", "tom's", "my sister" → "sister").
+ */
+export function normalisePerson(raw: string): string | null {
+  const phrase = raw.replace(/'s$/, "").replace(/(?:\s+(?:now|currently|still|also|just|recently|finally|officially|already))+$/, "").trim();
+  if (phrase === "") return "";
+  if (SELF_EN.test(phrase) || /^(?:my|our)$/.test(phrase)) return SELF;
+  if (PRONOUN.test(phrase) || /^(?:your|his|her|their|its)$/.test(phrase)) return null;
+  // "my sister" is someone the speaker names; "the office" is a thing; "my best friend raj" is raj.
+  const name = canonicalKin(phrase.replace(POSSESSIVE_PRONOUN, "").replace(APPOSITION, ""));
+  if (!/^[a-z][a-z'-]*(?: [a-z][a-z'-]*)?$/.test(name) || DETERMINERS.test(name + " ") || VERB_WORD.test(name)) return null;
+  return foldPlural(name);
+}
+
+export function normaliseValue(raw: string): string {
+  return raw.replace(TRAILING_TIME, "").replace(DETERMINERS, "").trim();
+}
+
+/** A time value keeps its time words ("tomorrow at 9am"); only connectives and spacing are normalised. */
+export function normaliseTime(raw: string): string {
+  return raw.replace(/^(?:on|at|for|to)\s+/, "").replace(/\s+(?:instead|now)$/, "").replace(/\s+/g, " ").trim();
+}
+
+/** "two" → "2", "12" → "12"; anything else unchanged. */
+export function normaliseCount(raw: string): string {
+  return NUMBER_WORDS_EN[raw] ?? (/^[0-9]+$/.test(raw) ? String(Number(raw)) : raw);
+}
+
+export function stripPossessive(phrase: string): string {
+  return phrase.replace(POSSESSIVE_PRONOUN, "");
+}
+
+export function hasPossessivePronoun(phrase: string): boolean {
+  return POSSESSIVE_PRONOUN.test(phrase);
+}

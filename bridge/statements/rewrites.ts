@@ -1,0 +1,75 @@
+// Marked word orders rewritten to the plain one the slot patterns read: clefts ("London is where my grandma
+// lives now" → "my grandma lives in london"), value-first sentences whose second half points back with a
+// demonstrative ("鞋柜最下面一层，备用钥匙现在搁这儿了", "Oat milk latte, that's my drink of choice"), and
+// topics asked as a question and answered in the same breath ("Passport? Moved it to the safe").
+import { preferenceCategory } from "./attributes";
+import { QUESTION_OPENER_EN } from "./cues-en";
+import { QUESTION_WORD_ZH } from "./cues-zh";
+
+const HAN = /\p{Script=Han}/u;
+const CLEFTS_EN: Array<[RegExp, string]> = [
+  [/^(.+?)\s+is\s+where\s+(.+?)\s+(lives?|is|are|is kept|are kept|stays?|is stored|are stored|is parked|works?)(?:\s+now|\s+these days)?$/, "$2 $3 at $1"],
+  [/^(.+?)\s+is\s+where\s+(.+?)(?:'s|\s+is)\s+(living|staying|working|based)(?:\s+now|\s+these days)?$/, "$2 is $3 in $1"],
+  [/^(.+?)\s+is\s+(?:home|my home)(?:\s+now|\s+these days)?$/, "i live in $1"],
+  [/^(.+?)\s+calls?\s+(.+?)\s+home(?:\s+now|\s+these days)?$/, "$1 lives in $2"],
+  [/^(.+?)\s+(?:packed up and\s+)?made\s+(?:his|her|their|my|our)\s+home\s+in\s+(.+)$/, "$1 lives in $2"],
+  [/^(.+?)\s+(?:has|have)\s+(?:overtaken|replaced|beaten)\s+.+?\s+as\s+my\s+(?:favou?rite\s+)?(.+)$/, "my favourite $2 is $1"],
+  [/^(?:i've|i have|i)\s+(?:come round to|settled on|gone with|switched to)\s+(.+?)\s+as\s+my\s+(?:favou?rite\s+)?(.+)$/, "my favourite $2 is $1"],
+  [/^([a-z]+)-wise,?\s+(?:it's|it is|i'm all about|i am all about|i'm into|i am into)\s+(.+?)(?:\s+now|\s+these days|\s+lately)?$/, "my favourite $1 is $2"],
+];
+const CLEFTS_ZH: Array<[RegExp, string]> = [
+  [/^(?:我)?现在住的(?:地方)?是(.+)$/, "我住在$1"],
+  [/^(.+?)是我现在住的地方$/, "我住在$1"],
+  [/^(.*?)(?:最后|后来|终于)?(?:还是)?在(.+?)(?:安家|定居|落脚|安顿下来)了?$/, "$1定居在$2"],
+  [/^(.+?)定居(?!在)(.+?)了?$/, "$1定居在$2"],
+  [/^(.+?)(?:嘛|啊|的话)?(?:,)?现在在(.+?)落脚$/, "$1住在$2"],
+];
+// A value-first sentence's second half: a demonstrative stands for the value said first.
+const DEICTIC_EN: Array<[RegExp, (value: string, m: RegExpExecArray) => string]> = [
+  [/^(?:that's|that is|which is)\s+where\s+(.+?)\s+(lives?|is|are|is kept|are kept|stays?|is stored|are stored)(?:\s+now|\s+these days)?$/, (v, m) => `${m[1]} ${m[2]} at ${v}`],
+  [/^(?:that's|that is)\s+when\s+(.+?)\s+(?:is|are|happens?)(?:\s+now|\s+these days)?$/, (v, m) => `${m[1]} is on ${v}`],
+  [/^(?:that's|that is)\s+(my|[a-z]+'s)\s+(?:new\s+)?(.+?)(?:\s+of choice)?(?:\s+now|\s+lately|\s+these days)?$/, (v, m) => `${m[1]} favourite ${m[2]} is ${v}`],
+];
+const DEICTIC_ZH = /这个时间|这个点|这个时候|这儿|这里|那儿|那里/;
+const THIS_IS_ZH = /^这(?:是|就是|才是)(.+)$/;
+
+/** `text` in the plain word order when it is a cleft the patterns cannot read as it stands. */
+export function rewriteCleft(text: string): string {
+  for (const [pattern, plain] of HAN.test(text) ? CLEFTS_ZH : CLEFTS_EN) if (pattern.test(text)) return text.replace(pattern, plain);
+  return text;
+}
+
+/** `text` with its demonstrative replaced by `value`, the bare phrase said before it; undefined when it points at nothing. */
+export function resolveDeictic(text: string, value: string): string | undefined {
+  if (HAN.test(text)) {
+    const thisIs = THIS_IS_ZH.exec(text);
+    if (thisIs) return `${thisIs[1]}是${value}`;
+    return DEICTIC_ZH.test(text) ? text.replace(DEICTIC_ZH, value) : undefined;
+  }
+  for (const [pattern, plain] of DEICTIC_EN) {
+    const m = pattern.exec(text);
+    if (m) return plain(value, m);
+  }
+  return undefined;
+}
+
+/** A short phrase that names a value on its own and could be pointed back to ("鞋柜最下面一层", "next monday at 9:30"). */
+export function isBarePhrase(text: string): boolean {
+  if (HAN.test(text)) return text.length <= 16 && !/[了过着]|是|在|我|你|他|她/.test(text);
+  return text.split(" ").length <= 8 && !/\b(?:i|we|you|he|she|they|it|is|are|was|were|have|has|had|did|do|does)\b/.test(text);
+}
+
+/**
+ * A topic asked and answered in one message ("Passport? Moved it…", "护照嘛，放保险柜了", "我姐？她现在…"):
+ * the subject the next clause is about, or undefined for a real question.
+ */
+export function topicAsked(text: string): { subject: string; category?: string } | undefined {
+  if (HAN.test(text)) {
+    const topic = /^(.{1,10}?)(?:嘛|啊|呢|呀)?$/.exec(text);
+    return topic && !QUESTION_WORD_ZH.test(topic[1]) ? { subject: topic[1] } : undefined;
+  }
+  if (QUESTION_OPENER_EN.test(text) || text.split(" ").length > 4) return undefined;
+  const favourite = /^(?:my\s+)?(?:new\s+)?favou?rite\s+(.+?)(?:\s+these days|\s+now)?$/.exec(text);
+  if (favourite) return { subject: "my", category: preferenceCategory(favourite[1]) };
+  return /^[a-z][a-z' -]*$/.test(text) ? { subject: text } : undefined;
+}

@@ -1,0 +1,114 @@
+// What a query says about state slots, before any index is consulted: the phrases that could name a
+// subject or attribute (Han substrings, English word n-grams, with their positions), whether the speaker
+// asks about themselves, which kinds of state the question words point at, and canonical attributes.
+import { ATTRIBUTE_WORDS, categoryOfVerb } from "./attributes";
+import { FIRST_PERSON_EN, KIND_CUES_EN } from "./cues-en";
+import { FIRST_PERSON_ZH, KIND_CUES_ZH } from "./cues-zh";
+import { canonicalKin, foldPlural } from "./en-phrases";
+import type { SlotKind } from "./slots";
+
+export interface QueryPhrase {
+  text: string;
+  /** Character offsets in the normalised query; a phrase inside a longer matching one is not the subject. */
+  start: number;
+  end: number;
+  /** A single Han character: too weak to name a subject, but a counted thing ("几只猫") may be one. */
+  single: boolean;
+}
+
+export interface SlotQuery {
+  /** The normalised query (NFKC, lowercase, straight quotes), cut to MAX_QUERY_CHARS. */
+  text: string;
+  firstPerson: boolean;
+  kinds: ReadonlySet<SlotKind>;
+  /** Canonical contact fields and preference categories the query names ("手机号" → phone, "饮料" → drink). */
+  attributes: ReadonlySet<string>;
+  /** Preference categories only a verb implies ("喝" → drink): weaker than a named category ("茶叶"). */
+  verbCategories: ReadonlySet<string>;
+}
+
+// Queries are questions of a line or two; a pasted document is not asking about one slot.
+const MAX_QUERY_CHARS = 300;
+const MAX_HAN_PHRASE = 12;
+const MAX_WORDS = 4;
+const HAN = /\p{Script=Han}/u;
+const RUN = /[\p{Script=Han}a-z0-9]+/gu;
+const WORD = /[a-z0-9][a-z0-9'-]*/g;
+const LEADING_DETERMINER = /^(?:(?:the|a|an|my|our|your|his|her|their|its|this|that|these|those)\s+)+/;
+const CONSUME_ZH = /(?:喜欢|爱|想)(喝|吃|听|看|玩|读|弹)|(喝|吃|听|看|玩|读|弹)(?:什么|啥|哪)/;
+const CONSUME_EN = /\b(drink|drinking|eat|eating|listen to|listening to|watch|watching|read|reading|play|playing)\b/;
+
+export function readSlotQuery(query: string): SlotQuery {
+  const text = query.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019]/g, "'").slice(0, MAX_QUERY_CHARS);
+  return {
+    text,
+    firstPerson: FIRST_PERSON_ZH.test(text) || FIRST_PERSON_EN.test(text),
+    kinds: kindsOf(text),
+    attributes: attributesOf(text),
+    verbCategories: verbCategoriesOf(text),
+  };
+}
+
+/**
+ * Visits every phrase of the query that could name a subject or attribute: each substring of a run of Han
+ * characters (up to 12), and each run of up to four English words with determiners dropped and the last
+ * word singular. Phrases are not collected: a query of 300 characters has thousands, and few name anything.
+ */
+export function visitPhrases(query: SlotQuery, visit: (phrase: QueryPhrase) => void): void {
+  const { text } = query;
+  for (const run of text.matchAll(RUN)) {
+    if (!HAN.test(run[0])) continue;
+    const base = run.index!;
+    for (let i = 0; i < run[0].length; i++) {
+      for (let j = i + 1; j <= Math.min(run[0].length, i + MAX_HAN_PHRASE); j++) {
+        visit({ text: run[0].slice(i, j), start: base + i, end: base + j, single: j - i === 1 });
+      }
+    }
+  }
+  const words = [...text.matchAll(WORD)].filter((w) => !HAN.test(w[0]));
+  for (let i = 0; i < words.length; i++) {
+    for (let n = 1; n <= MAX_WORDS && i + n <= words.length; n++) {
+      const start = words[i].index!;
+      const last = words[i + n - 1];
+      const end = last.index! + last[0].length;
+      const phrase = foldPlural(canonicalKin(text.slice(start, end).replace(/'s\b/g, "").replace(LEADING_DETERMINER, "").trim()));
+      if (phrase !== "") visit({ text: phrase, start, end, single: false });
+    }
+  }
+}
+
+function kindsOf(text: string): Set<SlotKind> {
+  const kinds = new Set<SlotKind>();
+  for (const [pattern, kind] of [...KIND_CUES_ZH, ...KIND_CUES_EN]) if (pattern.test(text)) kinds.add(kind);
+  return kinds;
+}
+
+function attributesOf(text: string): Set<string> {
+  const found = new Set<string>();
+  for (const { word, key } of ATTRIBUTE_WORDS) {
+    const at = text.indexOf(word);
+    if (at === -1) continue;
+    // English words must stand alone ("cell" is not in "cellar").
+    if (!HAN.test(word) && !standsAlone(text, at, word.length)) continue;
+    found.add(key);
+  }
+  return found;
+}
+
+function verbCategoriesOf(text: string): Set<string> {
+  const found = new Set<string>();
+  const zhVerb = CONSUME_ZH.exec(text);
+  const enVerb = CONSUME_EN.exec(text);
+  for (const verb of [zhVerb?.[1] ?? zhVerb?.[2], enVerb?.[1]]) {
+    const category = verb === undefined ? undefined : categoryOfVerb(verb);
+    if (category) found.add(category);
+  }
+  return found;
+}
+
+// A plural "s" still counts as the word ("drinks").
+function standsAlone(text: string, at: number, length: number): boolean {
+  const before = text[at - 1] ?? "";
+  const after = text.slice(at + length, at + length + 2);
+  return !/[a-z]/.test(before) && !/^[a-z]/.test(after.replace(/^s(?![a-z])/, ""));
+}

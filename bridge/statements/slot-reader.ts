@@ -1,0 +1,152 @@
+// Reading the state slots out of a memory's clauses: each statement clause through the zh or en patterns,
+// and what spans clauses — frames ("车钥匙不在挂钩上了，我挪到了玄关的抽屉里"), topics asked and answered
+// ("Passport? Moved it to the safe"), values said first and pointed back to ("鞋柜最下面一层，备用钥匙现在搁这儿了").
+import { isWeakCategory, preferenceCategory } from "./attributes";
+import { fillFrame, frameOfSlot, type SlotFrame } from "./frames";
+import { frameOfEnglish, openValueOfEnglish } from "./frames-en";
+import { frameOfChinese, openValueOfChinese } from "./frames-zh";
+import { isBarePhrase, resolveDeictic, rewriteCleft, topicAsked } from "./rewrites";
+import { sameSlot, SELF, type StateSlot } from "./slots";
+import { extractEnglishSlot } from "./slots-en";
+import { extractChineseSlot } from "./slots-zh";
+import { MAX_SLOT_CLAUSE_CHARS, readClauses, type Clause, type Speaker } from "./speech-acts";
+import { normalisePerson as normaliseEnglishPerson, normaliseSubject as normaliseEnglishSubject } from "./en-phrases";
+import { normalisePerson, normaliseSubject } from "./zh-phrases";
+
+const HAN = /\p{Script=Han}/u;
+const JOB_MOVE_OPENING = /^(?:去了|加入了?|入职了?|跳到了?|跳去了?|进了|到了)/;
+// A colon between digits is a clock time ("3:30"), not a break.
+const COLON = /(?<![0-9]):|:(?![0-9])/;
+
+/** Pure: every slot asserted by the statement clauses of `text`, in clause order. */
+export function extractSlots(text: string, speaker: Speaker = "user"): StateSlot[] {
+  return slotsOfClauses(readClauses(text, speaker), speaker);
+}
+
+/**
+ * Questions, requests and acknowledgements assert nothing; negated statements neither. A statement can span
+ * clauses (frames.ts): a clause that names what changed without the new value ("车钥匙不在挂钩上了", "Flight to
+ * Denver got delayed") frames the next one that gives only a value ("我挪到了玄关的抽屉里", "now departing at
+ * 9pm"); a complete slot, or a topic asked and answered at once ("我姐？她现在在香港落脚"), frames what follows.
+ */
+export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): StateSlot[] {
+  const slots: StateSlot[] = [];
+  let frame: SlotFrame | undefined;
+  let previous: { text: string; sentence: number } | undefined;
+  for (const clause of clauses) {
+    const text = speaker === "assistant" ? fromUsersPointOfView(clause.text) : clause.text;
+    if (clause.act !== "statement" || text.length > MAX_SLOT_CLAUSE_CHARS) {
+      const topic = clause.act === "question" ? topicFrame(text) : undefined;
+      frame = topic ?? frame;
+      previous = undefined;
+      continue;
+    }
+    let found = readClause(resolvePronoun(text, frame), previous?.sentence === clause.sentence ? previous.text : undefined);
+    // "说到歌手，我现在最喜欢的是毛不易": a weak preference takes the category its topic named.
+    if (found && found.kind === "preference" && isWeakCategory(found.attribute) && frame && (frame.kind === "preference" || frame.kind === undefined)) {
+      const category = frame.attribute ?? preferenceCategory(frame.subject);
+      if (category) found = { ...found, attribute: category };
+    }
+    if (!found && frame) {
+      const open = HAN.test(text) ? openValueOfChinese(text) : openValueOfEnglish(text);
+      found = open && fillFrame(frame, open);
+    }
+    if (found) {
+      slots.push(found);
+      frame = frameOfSlot(found);
+      previous = undefined;
+    } else {
+      frame = (HAN.test(text) ? frameOfChinese(text) : frameOfEnglish(text)) ?? frame;
+      previous = { text, sentence: clause.sentence };
+    }
+  }
+  return lastValuePerSlot(withNamedCategory(slots));
+}
+
+/** One clause, given the clause before it in the same sentence when that one read as nothing. */
+function readClause(text: string, before: string | undefined): StateSlot | undefined {
+  const found = slotOfClause(rewriteCleft(text));
+  if (found && !isDeictic(found.value)) return found;
+  // "鞋柜最下面一层，备用钥匙现在搁这儿了", "Oat milk latte, that's my drink of choice lately".
+  const pointed = before !== undefined && isBarePhrase(before) ? resolveDeictic(text, before) : undefined;
+  if (pointed) return slotOfClause(pointed);
+  // Chinese drops the subject of a second clause ("从腾讯离职，去了拼多多"): a clause that opens on a
+  // job-change verb is read joined to the one before it. Other joins only glue unrelated clauses.
+  if (before !== undefined && JOB_MOVE_OPENING.test(text) && HAN.test(before)) return slotOfClause(before + text);
+  // "周会时间又变了：周五下午4点": a colon parts what changed from the new value.
+  if (COLON.test(text)) {
+    const at = COLON.exec(text)!.index;
+    const [head, tail] = [text.slice(0, at).trim(), text.slice(at + 1).trim()];
+    const named = HAN.test(head) ? frameOfChinese(head) : frameOfEnglish(head);
+    const open = named && (HAN.test(tail) ? openValueOfChinese(tail) : openValueOfEnglish(tail));
+    return open && named ? fillFrame(named, open) : undefined;
+  }
+  return undefined;
+}
+
+// A clause with any Han character follows Chinese word order even when it names Latin-script things
+// ("我把iPhone放在抽屉里"), so the language is chosen per clause.
+function slotOfClause(text: string): StateSlot | undefined {
+  if (text.length > MAX_SLOT_CLAUSE_CHARS) return undefined;
+  return HAN.test(text) ? extractChineseSlot(text) : extractEnglishSlot(text);
+}
+
+/**
+ * "Grandma? She's living with my aunt in Kent", "我姐？她现在在香港落脚": he/she (他/她) after a clause about a
+ * person is that person. Only personal pronouns: things are "it", and "it" stays unresolved.
+ */
+function resolvePronoun(text: string, frame: SlotFrame | undefined): string {
+  if (!frame || frame.subject === SELF || frame.kind === "location" || frame.kind === "schedule") return text;
+  if (HAN.test(text)) return HAN.test(frame.subject) ? text.replace(/^(?:他|她)(?!们)/, frame.subject) : text;
+  if (HAN.test(frame.subject)) return text;
+  return text.replace(/^(?:he|she)(?=\s|'s)/, frame.subject).replace(/\b(?:his|her)\s+(?=favou?rite|new|current|phone|number|email|address)/, `${frame.subject}'s `);
+}
+
+function isDeictic(value: string): boolean {
+  return /^(?:这|那|这儿|这里|那儿|那里|这个|这个时间|this|that|there|here|then)$/.test(value);
+}
+
+function topicFrame(text: string): SlotFrame | undefined {
+  const topic = topicAsked(text);
+  if (!topic) return undefined;
+  if (topic.category) return { subject: SELF, kind: "preference", attribute: topic.category };
+  const han = HAN.test(topic.subject);
+  const person = han ? normalisePerson(topic.subject) : normaliseEnglishPerson(topic.subject);
+  const subject = person || (han ? normaliseSubject(topic.subject) : normaliseEnglishSubject(topic.subject));
+  return subject ? { subject } : undefined;
+}
+
+/**
+ * An assistant's "your passport" / "你的护照" is the user's: slots are read from the user's point of view, so
+ * the second person becomes the speaker and the assistant's own first person becomes a third party.
+ */
+function fromUsersPointOfView(text: string): string {
+  // An assistant's clause without a subject ("搬到杭州了，好的") is not the user moving: it gets one nobody can resolve.
+  if (HAN.test(text)) return text.replace(/我们|我/g, "助手").replace(/你们|您|你/g, "我").replace(/^(?=(?:搬|住|在|去|到|放|换|改|推|调|定|跳|入职|加入))/, "他");
+  return text
+    .replace(/\b(?:i|me|my|mine)\b/g, "the assistant")
+    .replace(/\byou(?:'re| are)\b/g, "i am")
+    .replace(/\byou've\b/g, "i have")
+    .replace(/\byour\b/g, "my")
+    .replace(/\byours\b/g, "mine")
+    .replace(/\byou\b/g, "i");
+}
+
+/** One memory saying two values of one slot ("带回家了，在客厅茶几上") states the later one; retractions stay. */
+function lastValuePerSlot(slots: StateSlot[]): StateSlot[] {
+  const retracts = (slot: StateSlot) => slot.value.startsWith("¬");
+  return slots.filter((slot, i) => retracts(slot) || !slots.slice(i + 1).some((later) => !retracts(later) && sameSlot(slot, later)));
+}
+
+/**
+ * "I don't like piano any more; my favourite instrument is violin now": a weak preference stated beside
+ * one named category of the same subject is about that category.
+ */
+function withNamedCategory(slots: StateSlot[]): StateSlot[] {
+  const named = slots.filter((s) => s.kind === "preference" && s.attribute !== undefined && !isWeakCategory(s.attribute));
+  return slots.map((slot) => {
+    if (slot.kind !== "preference" || !isWeakCategory(slot.attribute)) return slot;
+    const categories = new Set(named.filter((n) => n.subject === slot.subject).map((n) => n.attribute));
+    return categories.size === 1 ? { ...slot, attribute: [...categories][0] } : slot;
+  });
+}

@@ -1,0 +1,101 @@
+// English patterns for when an event is (moved, booked, fixed), how many of something someone has, and
+// measured attributes ("my rent is $1,600", "weight crept back up to 68 kg"). Same conventions as
+// slots-en-kinds.ts: undefined when a pattern does not apply, null when it applies but asserts nothing.
+import { SCHEDULE_VERB_EN } from "./cues-en";
+import { normaliseCount, normalisePerson, normaliseSubject, normaliseTime } from "./en-phrases";
+import type { StateSlot } from "./slots";
+import { ADV, type Match } from "./slots-en-kinds";
+import { isTimeExpression } from "./time-expressions";
+import { SELF } from "./zh-phrases";
+
+// An actor of up to three words ("the airline", "my dentist's office") or none ("booked a haircut for …").
+const ACTOR = "(?:(?:[a-z'-]+\\s+){0,2}[a-z'-]+)?";
+const BEEN = "(?:has been|have been|had been|has\\s+\\w+\\s+been|was|were|is|are|got|gets|will be|is being)";
+const SCHEDULE_PASSIVE = new RegExp(`^(.+?)\\s+${BEEN}${ADV}\\s+${SCHEDULE_VERB_EN}\\s+(?:back\\s+|up\\s+)?(?:to|until|till|for|on|at)\\s+(.+)$`);
+const SCHEDULE_ACTIVE = new RegExp(`^${ACTOR}(?:\\s+(?:have|has|had|just|finally))*${ADV}\\s*\\b${SCHEDULE_VERB_EN}\\s+(.+?)\\s+(?:back\\s+|up\\s+)?(?:from\\s+.+?\\s+)?(?:to|until|till|for|on)\\s+(.+)$`);
+const SCHEDULE_IS = new RegExp(`^(.+?)\\s+(?:is|are|will be|'s)${ADV}\\s+(?:(?:scheduled|set|planned|booked|fixed|locked in)\\s+)?(?:on|at|for)?\\s*(.+)$`);
+const SCHEDULE_STARTS = new RegExp(`^(.+?)${ADV}\\s+(?:starts|begins|leaves|departs|takes off|lands|kicks off)${ADV}\\s+(.+)$`);
+// "i have a dentist appointment on tuesday at 3pm".
+const HAVE_EVENT = /^(?:i|we|[a-z]+)\s+(?:have|has|got|'ve got)\s+(?:a|an|my|our|the)\s+(.+?)\s+(?:on|at|for|this|next)\s+(.+)$/;
+// Someone arriving: "my parents are coming to visit on may 1st", "my folks are coming this saturday instead".
+const ARRIVING = /^(.+?)\s+(?:is|are|will be)\s+(?:now\s+)?(?:coming|arriving|visiting|flying in|landing|getting here|coming over)(?:\s+to\s+visit)?\s+(?:on\s+|at\s+)?(.+?)(?:\s+instead)?$/;
+// "parents pushed their visit back to may 10th": the visit is theirs, so the event is who visits.
+const OWN_VISIT = /^(.+?)\s+(?:pushed|moved|rescheduled|postponed|brought forward|changed)\s+(?:their|his|her|my|our)\s+(?:visit|trip|arrival|flight)\s+(?:back\s+|up\s+)?(?:to|until|till|for)\s+(.+)$/;
+const LEADING_START = /^(?:starting|from|as of|beginning)\s+(?:next|this)?\s*(?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow)\s+/;
+
+const NUMBER = "(\\d+(?:\\.\\d+)?|zero|no|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a dozen)";
+const THING = "([a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)";
+const COUNT_TAIL =
+  "(?:\\s+(?:now|left|total|in total|these days|lol|at the moment|so far))*(?:\\s+(?:in|on|at)\\s+(?:the|my|our)\\s+[a-z ]+?)?(?:\\s+(?:now|left|total|these days))*(?:\\s+(?:after|since|because|thanks to)\\s+.+)?";
+// "i have 3 cats", "we're up to four cats", "only 2 credit cards now", "there are ten goldfish in the tank".
+const COUNT_HAVE = new RegExp(`^(.*?)(?:\\s+(?:now|currently|still))*\\s*\\b(?:have|has|own|owns|have got|has got|got|am carrying|carry|keep)\\s+${NUMBER}\\s+(?:pairs? of\\s+)?${THING}${COUNT_TAIL}$`);
+const COUNT_BARE = new RegExp(`^(?:(?:so|and|now|only|just|down to|up to|we are up to|we are down to|i am up to|i am down to|there are|there're|there is|[a-z ]{1,30}? (?:is|are))\\s+)*${NUMBER}\\s+(?:pairs? of\\s+)?${THING}${COUNT_TAIL}$`);
+const UNIT = /^(?:kgs?|kilos?|lbs?|pounds?|minutes?|mins?|hours?|hrs?|steps?|km|miles?|ml|litres?|liters?|bpm|percent|dollars?|euros?|cm|years?|days?|weeks?|months?|times?)\b/;
+const COUNT_CUE = /\b(?:now|left|total|only|up to|down to|there are|there're|these days)\b|^(?:so|and)\s/;
+
+const MEASURE_VALUE = "((?:\\$|€|£)?\\d[\\d,]*(?:\\.\\d+)?(?:/\\d+)?(?:\\s?(?:kg|kgs|kilos|lbs|pounds|minutes|mins|hours|hrs|steps|km|miles|ml|l|litres|liters|bpm|%|percent|dollars|euros|cm|years|a month|per month|/month|a year|per year|/year|a day|per day|/day))*)";
+const MEASURE_IS = new RegExp(`^(?:(my|our|[a-z]+'s)\\s+)?(.+?)\\s+(?:is|are|'s)${ADV}\\s+(?:(?:down|up|back up|back down)\\s+to\\s+|about\\s+|around\\s+)?${MEASURE_VALUE}(?:\\s+now)?$`);
+const MEASURE_MOVED = new RegExp(`^(?:(my|our|[a-z]+'s)\\s+)?(.+?)${ADV}\\s+(?:crept|went|came|climbed|dropped|fell|rose|jumped|got)\\s+(?:back\\s+)?(?:up|down)?\\s*to\\s+${MEASURE_VALUE}(?:\\s+now)?$`);
+const MEASURE_SET = new RegExp(`^${ACTOR}${ADV}\\s*\\b(?:raised|lowered|increased|decreased|bumped|cut|upped|dropped|reduced|set|changed)\\s+(?:my|our|the|his|her)?\\s*(.+?)\\s+(?:up\\s+|down\\s+)?to\\s+${MEASURE_VALUE}$`);
+// Verbs that are their attribute: "i weigh 70 kg", "weighed in at 65 kg".
+const WEIGH = new RegExp(`^(?:i|we)?\\s*(?:weigh|weighed in at|weighed)\\s+(?:in\\s+at\\s+)?${MEASURE_VALUE}`);
+
+export function matchSchedule(text: string): Match {
+  const clause = text.replace(LEADING_START, "");
+  const passive = SCHEDULE_PASSIVE.exec(clause);
+  if (passive && isTimeExpression(normaliseTime(passive[2]))) return eventSlot(passive[1], passive[2]);
+  const active = SCHEDULE_ACTIVE.exec(clause);
+  if (active && isTimeExpression(normaliseTime(active[2]))) return eventSlot(active[1], active[2]);
+  const have = HAVE_EVENT.exec(clause);
+  if (have && isTimeExpression(normaliseTime(have[2]))) return eventSlot(have[1], have[2]);
+  const visit = ARRIVING.exec(clause) ?? OWN_VISIT.exec(clause);
+  if (visit && isTimeExpression(normaliseTime(visit[2]))) {
+    const person = normalisePerson(visit[1]);
+    return person ? { kind: "schedule", subject: person, value: normaliseTime(visit[2]) } : null;
+  }
+  const is = SCHEDULE_IS.exec(clause) ?? SCHEDULE_STARTS.exec(clause);
+  if (is && isTimeExpression(normaliseTime(is[2]))) return eventSlot(is[1], is[2]);
+  return undefined;
+}
+
+export function matchQuantity(text: string): Match {
+  const have = COUNT_HAVE.exec(text);
+  if (have) {
+    // "the tank now has 12 goldfish": a thing that holds them counts as the speaker's.
+    const owner = have[1] === "" || /^(?:the|my|our)\s/.test(have[1]) || /^there/.test(have[1]) ? SELF : normalisePerson(have[1]);
+    const attribute = normaliseSubject(have[3]);
+    return owner === null || !attribute ? null : countSlot(owner || SELF, attribute, have[2]);
+  }
+  const bare = COUNT_CUE.test(text) ? COUNT_BARE.exec(text) : null;
+  const attribute = bare ? normaliseSubject(bare[2]) : "";
+  // "70 kg", "20 minutes": a number of units is a measure (matchMeasure), not a count of things.
+  return bare && attribute && !UNIT.test(attribute) ? countSlot(SELF, attribute, bare[1]) : undefined;
+}
+
+export function matchMeasure(text: string): Match {
+  const weighed = WEIGH.exec(text);
+  if (weighed) return measureSlot("my", "weight", weighed[1]);
+  const found = MEASURE_SET.exec(text);
+  if (found) return measureSlot("my", found[1], found[2]);
+  const moved = MEASURE_IS.exec(text) ?? MEASURE_MOVED.exec(text);
+  return moved ? measureSlot(moved[1] ?? "my", moved[2], moved[3]) : undefined;
+}
+
+function measureSlot(rawOwner: string, rawAttribute: string, rawValue: string): StateSlot | null {
+  const owner = rawOwner === "my" || rawOwner === "our" ? SELF : normalisePerson(rawOwner);
+  const attribute = normaliseSubject(rawAttribute.replace(/^(?:new|current|daily|monthly|weekly)\s+(?=\w+\s)/, ""));
+  const value = rawValue.trim();
+  if (owner === null || !attribute || !/\d/.test(value) || attribute.split(" ").length > 4) return null;
+  return { kind: "state", subject: owner || SELF, attribute, value };
+}
+
+function countSlot(owner: string, attribute: string, count: string): StateSlot {
+  return { kind: "state", subject: owner, attribute, value: normaliseCount(count) };
+}
+
+function eventSlot(rawEvent: string, rawTime: string): StateSlot | null {
+  const event = normaliseSubject(rawEvent.replace(/\s+from\s+.+$/, ""));
+  const time = normaliseTime(rawTime);
+  if (event.split(" ").length > 5) return null;
+  return event && time ? { kind: "schedule", subject: event, value: time } : null;
+}

@@ -1,0 +1,128 @@
+// Chinese patterns for what people state about people: where someone lives or works, a preference, a
+// contact field (events, counts and measures are in slots-zh-events.ts). Each matcher returns undefined when
+// its pattern does not apply and null when it applies but asserts nothing (negated, unresolvable pronoun).
+import { contactField, normaliseContactValue, preferenceCategory, weakCategory } from "./attributes";
+import { FAVOURITE_ZH, RESIDENCE_LIVE_ZH, RESIDENCE_MOVE_ZH, WORK_AS_ZH, WORK_MOVE_ZH, WORK_NOUN_ZH } from "./cues-zh";
+import type { StateSlot } from "./slots";
+import { ADVERBS, SELF, negated, normalisePerson, normalisePlace, normaliseSubject, normaliseValue, stripAdverbs, stripParticles } from "./zh-phrases";
+
+export type Match = StateSlot | null | undefined;
+
+const MOVE_HOUSE = new RegExp(`^(.*?)(?:从(.+?))?${ADVERBS}${RESIDENCE_MOVE_ZH}了?(.+?)(?:去|来|住|生活|定居)?(?:了|啦)?$`);
+const LIVE_IN = new RegExp(`^(.*?)${ADVERBS}${RESIDENCE_LIVE_ZH}(.+)$`);
+// "奶奶被我叔接到成都去住了", "我弟在武汉住校": someone brought to live somewhere, or living at a place.
+const TAKEN_TO_LIVE = new RegExp(`^(.+?)被.{1,6}?(?:接到|送到|安排到|接去|送去|接回)(.+?)(?:去|来)?(?:住|生活|养老|定居)了?$`);
+const LIVES_AT = new RegExp(`^(.+?)${ADVERBS}在(.+?)(?:住校|住着|住宿舍|住)(?:呢|了)?$`);
+const WORK_AT = new RegExp(`^(.*?)${ADVERBS}在(.+?)(?:${WORK_NOUN_ZH}|${WORK_AS_ZH}.{1,8})(?:了|呢|啦)?$`);
+// 去了/进了/加入了 are everyday verbs ("去了超市"); only with 工作/上班 after the place do they land a job.
+const WORK_MOVE = new RegExp(`^(.*?)${ADVERBS}(跳槽到|跳槽去|跳槽进|入职|${WORK_MOVE_ZH})了?(.+?)(${WORK_NOUN_ZH})?(?:了|啦)?$`);
+// "从腾讯离职(,)去了拼多多": leaving one employer for the next (the comma-joined retry in slots.ts reads both halves).
+const WORK_LEAVE = new RegExp(`^(.*?)从(.+?)(?:离职|辞职|跳槽)了?(?:后|以后|之后)?(?:去了|加入了?|入职了?|到了|进了|跳到了?|跳槽到了?)(.+?)(?:${WORK_NOUN_ZH})?(?:了|啦)?$`);
+const FAVOURITE_IS = new RegExp(`^(.*?)${FAVOURITE_ZH}的(.+?)${ADVERBS}(?:变成了?|改成了?|换成了?|成了|是|为|:)(.+)$`);
+// "我现在最喜欢的是毛不易": a favourite whose category an earlier clause named ("说到歌手").
+const FAVOURITE_UNNAMED = new RegExp(`^(.*?)${ADVERBS}${FAVOURITE_ZH}的${ADVERBS}(?:是|为|变成了?)(.+)$`);
+const FAVOURITE_REVERSE = new RegExp(`^(.+?)${ADVERBS}(?:成了|是)(.*?)${FAVOURITE_ZH}的(.+)$`);
+// A preference changes with 最/更 or "现在喜欢"; a plain 喜欢 adds a liking without replacing one.
+const PREFER = new RegExp(`^(.*?)((?:现在|目前|如今|最近|开始|越来越|已经|还是|也|一般|平时)*)(不再|不|没那么|已经不|再也不)?(最喜欢|更喜欢|最爱|更爱|偏爱|最中意|喜欢上了?|爱上了?|迷上了?|更常|最常|常|更多|改|喜欢|爱)(喝|吃|听|看|玩|读|穿|弹|去|点|买|用)?(.+)$`);
+const STRONG_LIKE = /^(?:最|更|偏|改|喜欢上|爱上|迷上)/;
+// "更常去/最常点" say what someone picks now, but only with the verb: "常" alone is just "often".
+const HABIT = /^(?:更常|最常|常|更多)$/;
+const CONTACT_WORD = "(手机号码|手机号|电话号码|联系电话|电话|号码|邮箱地址|电子邮箱|电子邮件|邮件地址|邮箱|家庭住址|收货地址|通讯地址|住址|地址|微信号|微信)";
+const CONTACT = new RegExp(`^(.*?)(?:的)?(?:新的?|最新的?|现在的|现用的|常用的)?${CONTACT_WORD}${ADVERBS}(变成了?|改成了?|换成了?|更新为|更新成|改为|是|为|:|也是)?\\s*(.+)$`);
+
+export function matchResidence(text: string): Match {
+  const moved = MOVE_HOUSE.exec(text);
+  if (moved) {
+    if (negated(moved[1])) return null;
+    // Things move too ("办公室搬到了5楼"): the speaker's move is a change of home, another's a change of place;
+    // both are where the subject is (residence and location are one predicate, see slots.ts).
+    // No subject at all ("上个月搬到了海淀区") is the speaker moving.
+    if (normalisePerson(moved[1]) === SELF || normalisePerson(moved[1]) === "") return personSlot("residence", "我", normalisePlace(moved[3]));
+    const subject = normaliseSubject(moved[1]);
+    const place = normalisePlace(moved[3]);
+    return subject && place ? { kind: "location", subject, value: place } : null;
+  }
+  const lives = TAKEN_TO_LIVE.exec(text) ?? LIVES_AT.exec(text) ?? LIVE_IN.exec(text);
+  if (!lives) return undefined;
+  if (negated(lives[1])) return null;
+  return personSlot("residence", normalisePerson(lives[1]) === "" ? "我" : lives[1], normalisePlace(lives[2]));
+}
+
+export function matchWorkplace(text: string): Match {
+  const left = WORK_LEAVE.exec(text);
+  if (left && normalisePerson(left[1])) return personSlot("workplace", left[1], normaliseValue(left[3]));
+  const at = WORK_AT.exec(text);
+  if (at && normalisePerson(at[1]) !== "") return negated(at[1]) ? null : personSlot("workplace", at[1], normaliseValue(at[2]));
+  const moved = WORK_MOVE.exec(text);
+  if (!moved || normalisePerson(moved[1]) === "") return undefined;
+  const jobVerb = /^(?:跳槽|入职|跳去|跳到)/.test(moved[2]);
+  if (!jobVerb && moved[4] === undefined) return undefined;
+  return negated(moved[1]) ? null : personSlot("workplace", moved[1], normaliseValue(moved[3]));
+}
+
+export function matchPreference(text: string): Match {
+  const favourite = FAVOURITE_IS.exec(text);
+  if (favourite) return preferenceSlot(favourite[1], preferenceCategory(favourite[2]), favourite[3], false);
+  const reverse = FAVOURITE_REVERSE.exec(text);
+  if (reverse) return preferenceSlot(reverse[2], preferenceCategory(reverse[3]), reverse[1], false);
+  const unnamed = FAVOURITE_UNNAMED.exec(text);
+  if (unnamed) return preferenceSlot(unnamed[1], weakCategory(undefined), unnamed[2], false);
+  const prefer = PREFER.exec(text);
+  if (!prefer) return undefined;
+  const [, rawOwner, adverbs, negation, like, verb, value] = prefer;
+  const habit = HABIT.test(like);
+  // "不再喜欢喝咖啡" retracts coffee; "喜欢喝茶" alone is one more liking, unless 现在 says it replaced one.
+  if (!negation && !STRONG_LIKE.test(like) && !habit && !/现在|如今|目前/.test(adverbs)) return undefined;
+  // "改" alone is "change", "常" alone "often": preferences only with a verb ("改喝茶了", "更常去Manner").
+  if ((like === "改" || habit) && verb === undefined) return undefined;
+  if (value.startsWith("的")) return undefined;
+  // "奶茶店我现在更常点茶百道": the topic before the speaker names the category.
+  const topic = /^(.{2,8}?)(?:里|中|里面|当中|的话|方面)?(?:我们|我)$/.exec(stripParticles(rawOwner));
+  const category = topic ? preferenceCategory(topic[1]) : weakCategory(verb);
+  return preferenceSlot(topic ? "我" : rawOwner, category, value, negation !== undefined);
+}
+
+
+// "以后打我这个号：150…", "房东现在用这个号：177…": a number introduced by "this number".
+const THIS_NUMBER = new RegExp(`^(.*?)${ADVERBS}(?:打|用|换成|换了|是|加)?(我|他|她)?(?:这个|新的?)(?:号码?|手机号|电话|邮箱|微信号?)[:\\s]*([+0-9][0-9\\s\\-]{4,}|[^\\s@]+@[^\\s@]+)$`);
+
+export function matchContact(text: string): Match {
+  const introduced = THIS_NUMBER.exec(text);
+  if (introduced) {
+    const field = introduced[3].includes("@") ? "email" : "phone";
+    const owner = introduced[2] === "我" ? SELF : normalisePerson(introduced[1].replace(/^(?:以后|从今天起|今后)/, ""));
+    return owner === null ? null : { kind: "contact", subject: owner || SELF, attribute: field, value: normaliseContactValue(field, introduced[3]) };
+  }
+  const found = CONTACT.exec(text);
+  if (!found) return undefined;
+  const field = contactField(found[2])!;
+  const value = normaliseContactValue(field, stripParticles(found[4]));
+  // Without 是/改成/":" only a number or an address-shaped value is one ("新号码139…"); "地址的事" is not.
+  if (!plausibleContact(field, value) || (found[3] === undefined && !/^[+0-9]|@/.test(value))) return undefined;
+  if (negated(found[1])) return null;
+  // "我换了新号码", "手机号改成了…": no owner, or only the speaker's own actions, means the speaker.
+  const owner = normalisePerson(found[1].replace(/(?:换了|改了|更新了|有了|用了|办了)(?:个|一个)?$/, ""));
+  if (owner === null) return null;
+  return { kind: "contact", subject: owner || SELF, attribute: field, value };
+}
+
+
+function personSlot(kind: "residence" | "workplace", rawPerson: string, value: string): StateSlot | null {
+  const person = normalisePerson(rawPerson);
+  if (person === null || person === "" || !value) return null;
+  return { kind, subject: person, value };
+}
+
+function preferenceSlot(rawOwner: string, category: string, rawValue: string, negative: boolean): StateSlot | null {
+  const owner = normalisePerson(stripAdverbs(rawOwner));
+  const value = normaliseValue(rawValue.replace(/^了/, ""));
+  if (owner === null || !category || !value) return null;
+  return { kind: "preference", subject: owner || SELF, attribute: category, value: negative ? `¬${value}` : value };
+}
+
+
+function plausibleContact(field: string, value: string): boolean {
+  if (field === "phone") return /^\+?[0-9]{3,}$/.test(value);
+  if (field === "email") return /^[^\s@]+@[^\s@]+$/.test(value);
+  return value.length >= 2 && !/^(?:多少|什么|哪|啥)/.test(value);
+}

@@ -1,0 +1,126 @@
+// Speech acts, decided at write time without an LLM: each clause of a memory is a statement, a question,
+// a request or an acknowledgement, and so is the memory as a whole. Only statements can set a state slot.
+import { ACK_EN, LEADING_FILLER_EN, MEMORY_WRAPPER_EN, NON_ANSWER_EN, QUESTION_OPENER_EN, REQUEST_EN } from "./cues-en";
+import {
+  ACK_ZH,
+  LEADING_FILLER_ZH,
+  MEMORY_WRAPPER_ZH,
+  NON_ANSWER_ZH,
+  QUESTION_OPENER_ZH,
+  QUESTION_PARTICLE_ZH,
+  QUESTION_WORD_EXCEPTIONS_ZH,
+  QUESTION_WORD_ZH,
+  REQUEST_ZH,
+} from "./cues-zh";
+
+export const SPEECH_ACTS = ["statement", "question", "request", "acknowledgement"] as const;
+export type SpeechAct = (typeof SPEECH_ACTS)[number];
+
+export interface Clause {
+  /** The clause's content: lowercased NFKC, without fillers, wrappers ("记住：", "Noted:") or labels. */
+  text: string;
+  act: SpeechAct;
+  /** Which sentence of the text it belongs to (clauses of one sentence share a subject more often than not). */
+  sentence: number;
+}
+
+/** Who wrote the text: an assistant's "I don't know" carries nothing, a user's may be a fact about them. */
+export type Speaker = "user" | "assistant";
+
+const HAN = /\p{Script=Han}/u;
+// "." ends a sentence only before whitespace or the end, so "3.5", "v1.2" and "a@b.com" stay whole.
+// …and not after a few abbreviations that stand before a name ("St. Mary's", "Dr. Lee").
+const SENTENCE = /([^。!?;\n\r…]+?)([。!?;\n\r…]+|(?<!\b(?:st|mr|mrs|ms|dr|jr|sr|ave|blvd|no|vs|etc|approx))\.(?=\s|$)|$)/gu;
+const CLAUSE_BREAK = /,|、|~|—|–|\s-\s|\band then\b|\bbut\b|然后|但是|不过|所以/u;
+// A colon between digits is a clock time ("3:30"), not a break.
+const COLON = /(?<![0-9]):|:(?![0-9])/;
+// Sentence punctuation, brackets, quotes and emoji; not "%", "#", "@" or currency, which belong to values.
+const EDGE_NOISE = /^[\s.,!?;:、。…~'"“”‘’()（）【】[\]「」『』<>《》*\-—_|\p{Extended_Pictographic}\uFE0F]+|[\s.,!?;:、。…~'"“”‘’()（）【】[\]「」『』<>《》*\-—_|\p{Extended_Pictographic}\uFE0F]+$/gu;
+const TAG_QUESTION = /^(?:right|correct|isn't it|aren't they|don't i|didn't i|yes|ok|okay|对吧|对不对|是吧|是不是|没错吧|吧|对么|是么)$/;
+// Headings that introduce what follows a colon ("备忘：…", "Update: …").
+const LABEL = /^(?:备忘|备注|笔记|更新|提醒|注意|补充|记录|新消息|note|notes|update|reminder|fyi|todo|ps|memo|heads up)$/;
+// A clause this long is prose, not a state statement; it is classified but never pattern-matched for slots.
+export const MAX_SLOT_CLAUSE_CHARS = 200;
+// Past this many clauses a memory is a document: its act is statement, and only these clauses are read.
+const MAX_CLAUSES = 400;
+
+/** Pure: the clauses of `text` in order, each with its act. */
+export function readClauses(text: string, speaker: Speaker): Clause[] {
+  const normal = text.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019\u2032]/g, "'");
+  const clauses: Clause[] = [];
+  let sentence = 0;
+  for (const match of normal.matchAll(SENTENCE)) {
+    if (clauses.length >= MAX_CLAUSES) break;
+    const parts = match[1].split(CLAUSE_BREAK);
+    const asked = match[2].includes("?");
+    const tagged = asked && TAG_QUESTION.test(clean(parts[parts.length - 1]));
+    parts.forEach((part, i) => {
+      const last = i === parts.length - 1;
+      const { text: content, act } = classify(part, speaker, asked && last);
+      clauses.push({ text: content, act: tagged ? "question" : act, sentence });
+    });
+    sentence++;
+  }
+  return clauses;
+}
+
+/** The memory's act: a statement if any clause states something, else a question, else a request, else an acknowledgement. */
+export function speechActOf(clauses: readonly Clause[]): SpeechAct {
+  for (const act of SPEECH_ACTS) if (clauses.some((c) => c.act === act)) return act;
+  return "acknowledgement";
+}
+
+function classify(raw: string, speaker: Speaker, endsWithQuestionMark: boolean): Omit<Clause, "sentence"> {
+  let text = stripFillers(clean(raw));
+  if (text === "") return { text, act: "acknowledgement" };
+  const colon = COLON.exec(text);
+  if (colon) {
+    const head = stripFillers(clean(text.slice(0, colon.index)));
+    const tail = clean(text.slice(colon.index + 1));
+    // "好的，记住了：X" and "备忘：X" introduce X; "新号码：139…" is itself the statement.
+    if (isAcknowledgement(head, speaker) || isWrapperOnly(head) || LABEL.test(head)) return classify(tail, speaker, endsWithQuestionMark);
+    // Any other head is part of the statement ("新号码：139…", "my new email: …"): the clause stays whole.
+  }
+  // "记下了" acknowledges; "记下：钥匙在鞋柜里" asks to keep what follows.
+  if (isAcknowledgement(text, speaker)) return { text, act: "acknowledgement" };
+  const wrapper = MEMORY_WRAPPER_ZH.exec(text) ?? MEMORY_WRAPPER_EN.exec(text);
+  if (wrapper && wrapper[0].length > 0) {
+    const content = clean(text.slice(wrapper[0].length));
+    if (content === "") return { text, act: "request" };
+    text = content;
+  }
+  return { text, act: actOf(text, speaker, endsWithQuestionMark) };
+}
+
+function actOf(text: string, speaker: Speaker, endsWithQuestionMark: boolean): SpeechAct {
+  if (isAcknowledgement(text, speaker)) return "acknowledgement";
+  if (endsWithQuestionMark || isQuestion(text)) return "question";
+  return REQUEST_ZH.test(text) || REQUEST_EN.test(text) ? "request" : "statement";
+}
+
+function isAcknowledgement(text: string, speaker: Speaker): boolean {
+  if (text === "" || ACK_ZH.test(text) || ACK_EN.test(text)) return true;
+  // Only the assistant's "I don't know" is empty: the user saying so may be the point ("我不知道他会来").
+  return speaker === "assistant" && (NON_ANSWER_ZH.test(text) || NON_ANSWER_EN.test(text));
+}
+
+function isQuestion(text: string): boolean {
+  if (!HAN.test(text)) return QUESTION_OPENER_EN.test(text);
+  if (QUESTION_OPENER_ZH.test(text) || QUESTION_PARTICLE_ZH.test(text)) return true;
+  const plain = text.replace(QUESTION_WORD_EXCEPTIONS_ZH, "");
+  if (/呢$/.test(plain) && plain.length <= 6) return true;
+  return QUESTION_WORD_ZH.test(plain);
+}
+
+function isWrapperOnly(text: string): boolean {
+  const wrapper = MEMORY_WRAPPER_ZH.exec(text) ?? MEMORY_WRAPPER_EN.exec(text + " ");
+  return wrapper !== null && clean(text.slice(Math.min(text.length, wrapper[0].length))) === "";
+}
+
+function stripFillers(text: string): string {
+  return text.replace(LEADING_FILLER_ZH, "").replace(LEADING_FILLER_EN, "").trim();
+}
+
+function clean(text: string): string {
+  return text.replace(EDGE_NOISE, "").trim();
+}

@@ -1,0 +1,77 @@
+// What a stored memory states: its speech act and the state slots of its statement clauses, derived
+// from its text and source type at write time, like its index terms. Checkpoints carry it under an
+// analyzer id, so a build that reads text differently recomputes it instead of trusting old results.
+import { createHash } from "node:crypto";
+import { isWeakCategory } from "../statements/attributes";
+import { slotsOfClauses } from "../statements/slot-reader";
+import { predicateOf, type StateSlot } from "../statements/slots";
+import { comparableValue } from "../statements/values";
+import { readClauses, speechActOf, SPEECH_ACTS, type SpeechAct } from "../statements/speech-acts";
+import type { SourceType } from "./records";
+
+export interface RecordStatement {
+  act: SpeechAct;
+  slots: StateSlot[];
+}
+
+/** Bump when speech acts or slot extraction change what a text yields; the probe hash catches a forgotten bump. */
+export const STATEMENTS_VERSION = "acts+slots/1";
+
+export function analyseRecord(text: string, sourceType: SourceType): RecordStatement {
+  const speaker = sourceType === "assistant_message" ? "assistant" : "user";
+  const clauses = readClauses(text, speaker);
+  return { act: speechActOf(clauses), slots: slotsOfClauses(clauses, speaker) };
+}
+
+/**
+ * Whether a memory's statements may open, fill or replace a state slot. The user's words, stored facts and
+ * tool results may; an assistant's reply may not, because an assistant repeating a stale recall ("your keys
+ * are in the shoe cabinet") would otherwise overwrite what the user said since (its stale restatements are
+ * still collapsed by the user's newer statements), unless it restates its own turn (see confirmedByUser).
+ */
+export function hasSlotAuthority(sourceType: SourceType): boolean {
+  return sourceType !== "assistant_message";
+}
+
+/**
+ * The slots of an assistant's reply that restate what the user stated in the same turn: the user's message
+ * must state the same value ("我现在更喜欢吃坚果" → "好的，记住了：你最喜欢的零食是坚果"). Such a restatement is a
+ * statement of its turn: the user supplied the value, the reply the structure (which slot it fills). An
+ * answer to a question ("在书桌抽屉里", even one the question guessed) is not confirmed by it.
+ */
+export function confirmedByUser(slots: readonly StateSlot[], userSlots: readonly StateSlot[]): StateSlot[] {
+  return slots.filter((slot) => userSlots.some((said) => comparableValue(said.kind, said.value) === comparableValue(slot.kind, slot.value) && sameOrWeaker(said, slot)));
+}
+
+// The user's slot may be the weaker reading of the same statement: a preference without its category, or
+// a place the reply files under where someone lives.
+function sameOrWeaker(said: StateSlot, restated: StateSlot): boolean {
+  if (said.kind === "preference" && restated.kind === "preference") return said.attribute === restated.attribute || isWeakCategory(said.attribute);
+  return predicateOf(said.kind) === predicateOf(restated.kind) && said.attribute === restated.attribute;
+}
+
+export function actCode(act: SpeechAct): number {
+  return SPEECH_ACTS.indexOf(act);
+}
+
+export function actOfCode(code: number): SpeechAct {
+  const act = SPEECH_ACTS[code];
+  if (act === undefined) throw new Error(`unknown speech act code ${code}`);
+  return act;
+}
+
+// Covers both languages, every act and every slot kind; its analysis is hashed into the id.
+const PROBE: Array<[string, SourceType]> = [
+  ["钥匙放在鞋柜里了，你记住了吗？", "user_message"],
+  ["好的，记下了。", "assistant_message"],
+  ["抱歉，我不知道。", "assistant_message"],
+  ["请帮我查一下天气", "user_message"],
+  ["牙医预约改到了周五下午三点；我搬到了杭州；我现在更喜欢喝茶；我的新手机号是13912345678；我有3只猫", "user_message"],
+  ["Where is my passport? I moved to Berlin. My favourite drink is tea. The meeting is now on Friday. I have 2 dogs.", "user_message"],
+];
+let idMemo: string | undefined;
+
+export function statementsAnalyzerId(): string {
+  idMemo ??= `${STATEMENTS_VERSION} ${createHash("sha256").update(JSON.stringify(PROBE.map(([text, type]) => analyseRecord(text, type)))).digest("hex").slice(0, 16)}`;
+  return idMemo;
+}

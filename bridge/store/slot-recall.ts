@@ -1,0 +1,195 @@
+// Which state slots a query asks about, read against the slot index: the newest statement of each (shown
+// first in latest mode), the statements that replace an older value (for collapsing), and each slot's
+// recent history (for timeline mode). No corpus scan: a query's phrases are looked up in the index.
+import { isWeakCategory, WEAK_CATEGORY } from "../statements/attributes";
+import { readSlotQuery, visitPhrases, type QueryPhrase, type SlotQuery } from "../statements/slot-query";
+import { SELF, sameSlot, type SlotKind, type StateSlot } from "../statements/slots";
+import { isKinship } from "../statements/zh-phrases";
+import { valuesConflict } from "../statements/values";
+import type { SlotEntry, SlotIndex } from "./slot-index";
+
+// A question names one or two things; more matches mean the phrases matched incidental words.
+const MAX_ASKED_SLOTS = 4;
+const MAX_HEADS = 3;
+// Match strengths: a phrase equal to the subject beats one that is only its head ("钥匙" asks first about
+// 钥匙, then about 车钥匙); a named attribute beats a subject alone; the speaker counts as a short match.
+const EXACT_BONUS = 100;
+const ATTRIBUTE_BONUS = 10;
+const SELF_MATCH = 1;
+
+export interface AskedSlot {
+  key: string;
+  kind: SlotKind;
+  subject: string;
+  attribute?: string;
+}
+
+export interface SlotRecall {
+  /** The slots the query asks about, best match first. */
+  asked: AskedSlot[];
+  /** The newest usable statement of each asked slot that no newer asked statement replaced, best match first. */
+  heads: SlotEntry[];
+  /** The newest usable statement of an asked slot, newer than `afterMs`, whose value replaces `slot`'s. */
+  newestReplacing(slot: StateSlot, afterMs: number): SlotEntry | undefined;
+  /** The newest `limit` usable statements of the asked slots, oldest first. */
+  history(limit: number): SlotEntry[];
+}
+
+/** `usable(doc)`: live, in scope and not quarantined; only such statements are shown or replace anything. */
+export function recallSlots(index: SlotIndex, query: string, usable: (doc: number) => boolean): SlotRecall {
+  const asked = index.size === 0 ? [] : askedSlots(index, readSlotQuery(query));
+  const chains = asked.map((slot) => chainOf(index, slot).filter((entry) => usable(entry.doc)));
+  const newest = chains.map((chain) => chain[chain.length - 1]);
+  // In match order: the slot the query names exactly first ("钥匙" before "车钥匙", which may be another thing),
+  // equally good matches newest first.
+  const heads = newest
+    .filter((head, i): head is SlotEntry => head !== undefined && !newest.some((other, j) => j !== i && other !== undefined && replaces(other, head)))
+    .filter((head, i, all) => all.findIndex((h) => h.doc === head.doc) === i)
+    .slice(0, MAX_HEADS);
+  return {
+    asked,
+    heads,
+    newestReplacing(slot, afterMs) {
+      let best: SlotEntry | undefined;
+      chains.forEach((chain, i) => {
+        const member = sameSlot(slot, { ...asked[i], value: "" }) || chain.some((entry) => entry.slot === slot);
+        if (!member) return;
+        for (let at = chain.length - 1; at >= 0 && chain[at].timestampMs > afterMs; at--) {
+          if (!valuesConflict(slot.kind, chain[at].slot.value, slot.value)) continue;
+          if (!best || chain[at].timestampMs > best.timestampMs) best = chain[at];
+          break;
+        }
+      });
+      return best;
+    },
+    history(limit) {
+      const byDoc = new Map<number, SlotEntry>();
+      for (const chain of chains) for (const entry of chain) byDoc.set(entry.doc, entry);
+      const all = [...byDoc.values()].sort((a, b) => a.timestampMs - b.timestampMs || a.doc - b.doc);
+      return all.slice(Math.max(0, all.length - limit));
+    },
+  };
+}
+
+function replaces(newer: SlotEntry, older: SlotEntry): boolean {
+  return newer.timestampMs > older.timestampMs && sameSlot(newer.slot, older.slot) && valuesConflict(older.slot.kind, newer.slot.value, older.slot.value);
+}
+
+/**
+ * A slot's statements, oldest first. A named preference category also takes the weak preferences of its
+ * subject ("I'm really into espresso", "我现在更喜欢吃坚果") whose value it has held and no other named
+ * category of that subject has: the value tells which favourite they change.
+ */
+function chainOf(index: SlotIndex, slot: AskedSlot): SlotEntry[] {
+  const own = index.chain(slot.key);
+  if (slot.kind !== "preference" || slot.attribute === undefined || isWeakCategory(slot.attribute)) return [...own];
+  const values = new Set(own.map((entry) => bare(entry.slot.value)));
+  const elsewhere = new Set<string>();
+  const weak: SlotEntry[] = [];
+  for (const key of index.keysWithSubjectHead(slot.subject)) {
+    const [kind, subject, attribute] = key.split("\u0000");
+    if (kind !== "preference" || subject !== slot.subject || key === slot.key) continue;
+    if (attribute.startsWith(WEAK_CATEGORY)) weak.push(...index.chain(key));
+    else for (const entry of index.chain(key)) elsewhere.add(bare(entry.slot.value));
+  }
+  const members = weak.filter((entry) => values.has(bare(entry.slot.value)) && !elsewhere.has(bare(entry.slot.value)));
+  return [...own, ...members].sort((a, b) => a.timestampMs - b.timestampMs || a.doc - b.doc);
+}
+
+function bare(value: string): string {
+  return value.replace(/^¬/, "");
+}
+
+/**
+ * A slot is asked about when the query names its subject (a phrase that is a head of the subject, not
+ * inside a longer matching phrase) or, for the speaker's own slots, speaks in the first person or names no
+ * other subject; a slot with an attribute also needs the attribute named. Naming a thing is not asking
+ * about its state ("What did Jon do at his dance studio?"): the question words must point at the slot's
+ * kind ("where", "when", "住", "工作", "多少"), except for a named contact field or preference category.
+ * When question words point at some kinds, slots of other kinds are dropped.
+ */
+function askedSlots(index: SlotIndex, query: SlotQuery): AskedSlot[] {
+  const subjectHits: QueryPhrase[] = [];
+  const attributeHits: QueryPhrase[] = [];
+  // One Han character names an attribute only in a question about counts or preferences ("几只猫", "哪种花").
+  const singles = query.kinds.has("state") || query.kinds.has("preference");
+  visitPhrases(query, (phrase) => {
+    // A single Han character names a subject only when it is a relative ("我姐", "我妈"): a closed class.
+    const weak = phrase.single && !isKinship(phrase.text);
+    if (!weak && phrase.text !== SELF && index.keysWithSubjectHead(phrase.text).size > 0) subjectHits.push(phrase);
+    if ((!phrase.single || singles) && index.keysWithAttributeHead(phrase.text).size > 0) attributeHits.push(phrase);
+  });
+  const bySubject = subjectMatches(index, subjectHits);
+  const byAttribute = attributeMatches(index, query, attributeHits);
+  // The speaker's own slots: asked in the first person ("我住在哪", "where do I live") or when the query names
+  // nobody else ("手机号是多少"); "my aunt", "我姐" name someone else.
+  const selfNamed = bySubject.size === 0 || query.firstPerson;
+  const candidates = new Set([...bySubject.keys(), ...byAttribute.keys(), ...(selfNamed ? index.keysWithSubjectHead(SELF) : [])]);
+  const scored: Array<{ slot: AskedSlot; score: number; fits: boolean; newest: number }> = [];
+  for (const key of candidates) {
+    const slot = parseSlotKey(key);
+    const subjectScore = bySubject.get(key) ?? (slot.subject === SELF && selfNamed ? SELF_MATCH : 0);
+    const attributeScore = byAttribute.get(key) ?? 0;
+    if (subjectScore === 0 || (slot.attribute !== undefined && attributeScore === 0)) continue;
+    const fits = asksForKind(slot, query.kinds);
+    if (!fits && !(attributeScore > 0 && (slot.kind === "contact" || slot.kind === "preference"))) continue;
+    const chain = index.chain(key);
+    scored.push({ slot, score: subjectScore + attributeScore, fits, newest: chain[chain.length - 1]?.timestampMs ?? 0 });
+  }
+  const fitting = scored.filter((s) => s.fits);
+  return (fitting.length > 0 ? fitting : scored)
+    .sort((a, b) => b.score - a.score || b.newest - a.newest || (a.slot.key < b.slot.key ? -1 : 1))
+    .slice(0, MAX_ASKED_SLOTS)
+    .map((s) => s.slot);
+}
+
+/** Whether the query's question words point at this slot's kind. Where the speaker lives needs "住"/"live", not just "where". */
+function asksForKind(slot: AskedSlot, kinds: ReadonlySet<SlotKind>): boolean {
+  if (slot.kind === "location") return slot.subject === SELF ? kinds.has("residence") : kinds.has("location") || kinds.has("residence");
+  return kinds.has(slot.kind);
+}
+
+/** Slot keys whose subject a query phrase names, with the strength of the best such phrase (its length, more when exact). */
+function subjectMatches(index: SlotIndex, hits: readonly QueryPhrase[]): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const hit of hits) {
+    // "钥匙" inside "车钥匙" names only a slot whose subject is exactly 钥匙, not every kind of key ("家门钥匙").
+    const inner = hits.some((o) => o !== hit && o.start <= hit.start && o.end >= hit.end && o.end - o.start > hit.end - hit.start);
+    // "哥" inside "表哥" is not the brother.
+    if (inner && hit.single) continue;
+    for (const key of index.keysWithSubjectHead(hit.text)) {
+      const exact = parseSlotKey(key).subject === hit.text;
+      if (inner && !exact) continue;
+      found.set(key, Math.max(found.get(key) ?? 0, hit.end - hit.start + (exact ? EXACT_BONUS : 0)));
+    }
+  }
+  return found;
+}
+
+/**
+ * Slot keys whose attribute the query names, as a phrase or a canonical contact field or category, with the
+ * strength of the naming: the attribute itself ("savings goal", "phone") beats its head ("goal" in "daily
+ * step goal", "phone" in "work phone"), and a head inside a longer matching phrase does not count.
+ */
+function attributeMatches(index: SlotIndex, query: SlotQuery, hits: readonly QueryPhrase[]): Map<string, number> {
+  const found = new Map<string, number>();
+  const note = (key: string, exact: boolean) => found.set(key, Math.max(found.get(key) ?? 0, exact ? 2 * ATTRIBUTE_BONUS : ATTRIBUTE_BONUS));
+  for (const hit of hits) {
+    const inner = hits.some((o) => o !== hit && o.start <= hit.start && o.end >= hit.end && o.end - o.start > hit.end - hit.start);
+    for (const key of index.keysWithAttributeHead(hit.text)) {
+      const exact = parseSlotKey(key).attribute === hit.text;
+      if (!inner || exact) note(key, exact);
+    }
+  }
+  for (const attribute of query.attributes) for (const key of index.keysWithAttributeHead(attribute)) note(key, parseSlotKey(key).attribute === attribute);
+  // "最爱喝哪种茶叶": the named 茶叶 outranks the drink that 喝 implies.
+  for (const category of query.verbCategories) {
+    for (const key of index.keysWithAttributeHead(category)) if (!found.has(key)) found.set(key, ATTRIBUTE_BONUS / 2);
+  }
+  return found;
+}
+
+function parseSlotKey(key: string): AskedSlot {
+  const [kind, subject, attribute] = key.split("\u0000");
+  return { key, kind: kind as SlotKind, subject, ...(attribute === "" ? {} : { attribute }) };
+}

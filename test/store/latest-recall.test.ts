@@ -1,0 +1,201 @@
+// "Latest" on what capture really stores, through the real store: questions, acknowledgements and
+// answers around the facts, states changed hundreds of times, and changes that are not locations.
+import { MemoryStore } from "../../bridge/store/memory-store";
+import { parseSearchRequest } from "../../bridge/store/search-request";
+import { makeTrivia } from "../fixtures/trivia";
+import { openStore, tempDir } from "./helpers";
+
+const HOUR_MS = 3_600_000;
+const T0 = Date.UTC(2026, 0, 1);
+
+interface Turn {
+  user: string;
+  assistant?: string;
+}
+
+/** Writes turns as capture does: one session per turn, the user's message and the reply as two memories. */
+function capture(store: MemoryStore, turns: Turn[], startHour = 0): void {
+  turns.forEach((turn, i) => {
+    const at = T0 + (startHour + i) * HOUR_MS;
+    const session = `s${startHour + i}`;
+    const records = [{ id: `turn:${session}:1:user`, text: turn.user, source_type: "user_message", timestamp_ms: at, session_id: session, turn: 1 }];
+    if (turn.assistant) records.push({ id: `turn:${session}:1:assistant`, text: turn.assistant, source_type: "assistant_message", timestamp_ms: at + 1000, session_id: session, turn: 1 });
+    store.importRecords(records);
+  });
+}
+
+const search = (store: MemoryStore, query: string, extra: Record<string, unknown> = {}) => store.search(parseSearchRequest({ query, top_k: 5, ...extra }));
+const user = (hour: number) => `turn:s${hour}:1:user`;
+const reply = (hour: number) => `turn:s${hour}:1:assistant`;
+
+describe("a question asked after a fact", () => {
+  it.each([
+    ["zh", "钥匙放在鞋柜里了。", "好的，记下了。", "钥匙在哪里？", "抱歉，我不知道。"],
+    ["en", "My passport is in the desk drawer.", "Noted.", "Where is my passport?", "Sorry, I don't know."],
+  ])("never supersedes it or outranks it, and the bare replies add nothing (%s)", (_lang, fact, ack, question, idk) => {
+    const store = openStore();
+    capture(store, [{ user: fact, assistant: ack }, { user: question, assistant: idk }]);
+    const { results, receipt } = search(store, question);
+    expect(results.map((r) => r.id)).toEqual([user(0), user(1)]);
+    expect(receipt.conflicts).toEqual([]);
+    expect(receipt.withheld).toEqual(expect.arrayContaining([{ id: reply(0), reason: "acknowledgement only" }]));
+    expect(results.map((r) => r.id)).not.toContain(reply(1));
+    store.close();
+  });
+
+  it("is still what recall gives after the question was asked fifty times and answered 'I don't know'", () => {
+    const store = openStore();
+    capture(store, [{ user: "我把护照放在书桌抽屉里了。", assistant: "好的，记住了。" }]);
+    capture(store, Array.from({ length: 50 }, () => ({ user: "护照在哪里？", assistant: "抱歉，我不知道。" })), 1);
+    const { results, receipt } = search(store, "护照在哪里？");
+    expect(results[0].id).toBe(user(0));
+    expect(results.slice(1).every((r) => r.text === "护照在哪里？")).toBe(true);
+    expect(receipt.slots).toEqual([{ kind: "location", subject: "护照", attribute: null, current_id: user(0), current_value: "书桌抽屉" }]);
+    store.close();
+  });
+});
+
+describe("a state changed hundreds of times among months of chit-chat", () => {
+  const PLACES = ["鞋柜", "花盆", "抽屉", "书包", "玄关柜"];
+  let store: MemoryStore;
+  beforeAll(() => {
+    store = openStore();
+    const filler = makeTrivia(2_000, 3).map((text, i) => ({ id: `f-${i}`, text, source_type: "user_message", timestamp_ms: T0 + i * HOUR_MS }));
+    store.importRecords(filler);
+    // 300 moves, each at a later hour than the filler it sits among; some asked about in between.
+    const moves = Array.from({ length: 300 }, (_, i) => ({
+      id: `move-${i}`,
+      text: i % 3 === 0 ? `我把钥匙放到了${PLACES[i % 5]}里。` : i % 3 === 1 ? `钥匙现在在${PLACES[i % 5]}里。` : `钥匙放在${PLACES[i % 5]}里了`,
+      source_type: "user_message",
+      timestamp_ms: T0 + (i * 6 + 1) * HOUR_MS + 1,
+    }));
+    const questions = Array.from({ length: 100 }, (_, i) => ({ id: `ask-${i}`, text: "钥匙在哪里？", source_type: "user_message", timestamp_ms: T0 + (i * 18 + 4) * HOUR_MS + 2 }));
+    store.importRecords([...moves, ...questions]);
+  });
+  afterAll(() => store.close());
+
+  it("recalls the newest value first, whatever the lexical ranks", () => {
+    const { results, receipt } = search(store, "钥匙现在在哪里？");
+    expect(results[0].id).toBe("move-299");
+    expect(receipt.slots[0]).toMatchObject({ kind: "location", subject: "钥匙", current_id: "move-299", current_value: PLACES[299 % 5] });
+  });
+
+  it("reports the older values as one collapsed line per slot, with every one in the conflicts list", () => {
+    const { receipt } = search(store, "钥匙现在在哪里？");
+    expect(receipt.collapsed_slots).toEqual([{ kind: "location", subject: "钥匙", attribute: null, superseded: receipt.conflicts.length, current_id: "move-299", current_value: PLACES[299 % 5] }]);
+    expect(receipt.conflicts.length).toBeGreaterThan(0);
+    expect(receipt.conflicts.every((c) => c.id.startsWith("move-"))).toBe(true);
+  });
+
+  it("follows a forget and a quarantine of the newest value back to the one before", () => {
+    const dir = tempDir();
+    const local = openStore(dir);
+    local.importRecords([
+      { id: "a", text: "钥匙放在鞋柜里了", source_type: "user_message", timestamp_ms: 1 },
+      { id: "b", text: "钥匙放在花盆里了", source_type: "user_message", timestamp_ms: 2 },
+      { id: "c", text: "钥匙放在抽屉里了", source_type: "user_message", timestamp_ms: 3 },
+    ]);
+    expect(search(local, "钥匙在哪？").results[0].id).toBe("c");
+    local.quarantine("c", "test");
+    expect(search(local, "钥匙在哪？").results[0].id).toBe("b");
+    local.forget("b");
+    expect(search(local, "钥匙在哪？").results[0].id).toBe("a");
+    local.release("c");
+    expect(search(local, "钥匙在哪？").results[0].id).toBe("c");
+    local.close();
+    const reopened = openStore(dir);
+    expect(search(reopened, "钥匙在哪？").results.map((r) => r.id)).toEqual(["c"]);
+    reopened.close();
+  });
+});
+
+describe("changes that are not locations", () => {
+  it.each([
+    ["preference zh", ["我最喜欢的饮料是拿铁", "我现在最喜欢的饮料是乌龙茶"], "我最喜欢喝什么？"],
+    ["preference en", ["My favourite drink is latte.", "My favorite drink is now green tea."], "What's my favourite drink?"],
+    ["schedule zh", ["牙医预约在周三下午三点", "牙医预约改到了周五上午十点"], "牙医预约是什么时候？"],
+    ["schedule en", ["The team meeting is on Monday at 10am.", "The team meeting was moved to Thursday at 2pm."], "When is the team meeting?"],
+    ["residence zh", ["我住在成都", "我搬到了杭州"], "我现在住在哪个城市？"],
+    ["residence en", ["My sister lives in Boston.", "My sister moved to Seattle."], "Where does my sister live now?"],
+    ["workplace zh", ["我在腾讯上班", "我跳槽到了字节跳动"], "我现在在哪家公司工作？"],
+    ["workplace en", ["I work at Acme.", "I started a new job at Globex."], "Where do I work now?"],
+    ["contact zh", ["我的手机号是13800000000", "我换了新号码：13912345678"], "我的手机号是多少？"],
+    ["contact en", ["My email is sam@example.com", "My new email is sam.lee@example.org"], "What's my email address?"],
+    ["count zh", ["我有3只猫", "我家现在养了4只猫"], "我有几只猫？"],
+    ["count en", ["I have 2 dogs.", "We now have three dogs."], "How many dogs do I have?"],
+  ])("recalls the newer of two statements first (%s)", (_name, [older, newer], query) => {
+    const store = openStore();
+    capture(store, [{ user: older, assistant: "好的。" }, ...Array.from({ length: 5 }, (_, i) => ({ user: `闲聊第${i}条：今天天气不错。` })), { user: newer, assistant: "Got it." }]);
+    const { results } = search(store, query);
+    expect(results[0].id).toBe(user(6));
+    expect(results.map((r) => r.id)).not.toContain(user(0));
+    store.close();
+  });
+
+  it("keeps two things apart when one name only ends with the other", () => {
+    const store = openStore();
+    capture(store, [{ user: "钥匙放在鞋柜里了" }, { user: "车钥匙放在抽屉里了" }]);
+    const { results, receipt } = search(store, "钥匙在哪里？");
+    expect(results.map((r) => r.id).slice(0, 2)).toEqual([user(0), user(1)]);
+    expect(receipt.conflicts).toEqual([]);
+    expect(search(store, "车钥匙在哪里？").results[0].id).toBe(user(1));
+    store.close();
+  });
+
+  it("never lets an assistant's stale restatement become the newest value, but follows one that restates its turn", () => {
+    const store = openStore();
+    capture(store, [
+      { user: "钥匙放在花盆里了", assistant: "好的。" },
+      { user: "钥匙在哪？", assistant: "你的钥匙在鞋柜里。" },
+      { user: "我现在更喜欢吃坚果", assistant: "好的，记住了：你最喜欢的零食是坚果。" },
+      { user: "我最喜欢的零食是薯片" },
+    ]);
+    expect(search(store, "钥匙在哪里？").results[0].id).toBe(user(0));
+    const snack = search(store, "我最喜欢的零食是什么？");
+    expect(snack.results[0].id).toBe(user(3));
+    expect(snack.receipt.conflicts.map((c) => c.id)).toContain(reply(2));
+    store.close();
+  });
+
+  it("asks a slot only in the query's scope", () => {
+    const store = openStore();
+    store.importRecords([
+      { id: "a", text: "钥匙放在鞋柜里了", source_type: "user_message", timestamp_ms: 1, scope: "project:home" },
+      { id: "b", text: "钥匙放在抽屉里了", source_type: "user_message", timestamp_ms: 2, scope: "project:work" },
+    ]);
+    expect(search(store, "钥匙在哪？", { scope: "project:home" }).results.map((r) => r.id)).toEqual(["a"]);
+    expect(search(store, "钥匙在哪？").results.map((r) => r.id)).toEqual(["b"]);
+    store.close();
+  });
+});
+
+describe("timeline mode and recency", () => {
+  it("shows every statement of a short history in ascending time, questions included and acknowledgements withheld", () => {
+    const store = openStore();
+    capture(store, [
+      { user: "钥匙放在鞋柜里了", assistant: "好的，记下了。" },
+      { user: "钥匙在哪？", assistant: "在鞋柜里。" },
+      { user: "我把钥匙放到了花盆里", assistant: "收到。" },
+      { user: "钥匙现在在抽屉里", assistant: "好的。" },
+    ]);
+    const { results, receipt } = search(store, "钥匙的位置是怎么变化的？", { timeline: true, top_k: 10 });
+    const ids = results.map((r) => r.id);
+    expect(ids.filter((id) => [user(0), user(2), user(3)].includes(id))).toEqual([user(0), user(2), user(3)]);
+    expect(ids).toContain(user(1));
+    expect(results.map((r) => r.timestamp_ms)).toEqual([...results.map((r) => r.timestamp_ms)].sort((a, b) => a - b));
+    expect(receipt.conflicts).toEqual([]);
+    expect(ids).not.toContain(reply(0));
+    store.close();
+  });
+
+  it("puts the newer of two near-equal candidates first in latest mode, and keeps rank order otherwise", () => {
+    const store = openStore();
+    store.importRecords([
+      { id: "old", text: "周末去了那家新开的咖啡店", source_type: "user_message", timestamp_ms: 1 },
+      { id: "new", text: "周末去了那家新开的咖啡店", source_type: "user_message", timestamp_ms: 9 },
+      { id: "best", text: "咖啡店 咖啡店 咖啡店 新开的咖啡店", source_type: "user_message", timestamp_ms: 0 },
+    ]);
+    expect(search(store, "新开的咖啡店").results.map((r) => r.id)).toEqual(["best", "new", "old"]);
+    store.close();
+  });
+});
