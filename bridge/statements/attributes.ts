@@ -27,6 +27,19 @@ const PREFERENCE_CATEGORIES: Record<string, string[]> = {
   restaurant: ["餐厅", "饭店", "餐馆", "restaurant", "place to eat"],
 };
 
+// Attributes that are a person's workplace or home said as a noun ("我哥的公司换成了腾讯", "my brother's
+// employer is Globex", "我哥的住处是成都").
+const PERSON_PLACE_ATTRIBUTES: Record<"workplace" | "residence", string[]> = {
+  workplace: ["公司", "工作单位", "单位", "东家", "雇主", "工作的地方", "上班的地方", "工作地点", "employer", "company", "workplace", "work place", "firm"],
+  residence: ["家", "住处", "住的地方", "居住地", "居住城市", "所在城市", "常住地", "home", "place of residence", "city of residence"],
+};
+const PERSON_PLACE_BY_WORD = new Map(Object.entries(PERSON_PLACE_ATTRIBUTES).flatMap(([kind, words]) => words.map((w) => [w, kind as "workplace" | "residence"] as const)));
+
+/** Whether an attribute noun is where someone works or lives ("公司", "employer", "住处"). */
+export function personPlaceKind(raw: string): "workplace" | "residence" | undefined {
+  return PERSON_PLACE_BY_WORD.get(stripAttributeModifiers(raw));
+}
+
 /** A consumption verb after a liking verb ("更喜欢喝…", "prefer drinking…") names the category. */
 const CATEGORY_VERBS: Record<string, string> = {
   喝: "drink", 吃: "food", 听: "music", 看: "film", 玩: "game", 读: "book", 穿: "clothes", 弹: "instrument",

@@ -5,7 +5,7 @@ import type { SlotKind } from "./slots";
 
 /** Whole-clause acknowledgements and back-channel replies (lowercased, apostrophes straightened). */
 export const ACK_EN = new RegExp(
-  "^(?:(?:ok|okay|k|kk|sure|sure thing|noted|got it|gotcha|understood|will do|roger(?: that)?|thanks|thank you(?: so much| very much)?|thanks a lot|thx|ty|cheers|cool|great|nice|awesome|perfect|alright|all right|all set|fine|i see|makes sense|sounds good|no problem|no worries|you're welcome|appreciate it|much appreciated|that helps|that's right|that is right|fair enough|nice one|brilliant|ta|lovely|cool cool|as far as i (?:can tell|know)|yes|yeah|yep|yup|no|nope|right|of course|absolutely|certainly|good to know|haha|hahaha|lol|hmm+|wow|ah|oh|sorry|" +
+  "^(?:(?:ok|okay|k|kk|sure|sure thing|noted|got it|gotcha|understood|will do|roger(?: that)?|thanks|thank you(?: so much| very much)?|thanks a lot|thx|ty|cheers|cool|great|nice|awesome|perfect|alright|all right|all set|fine|i see|makes sense|sounds good|no problem|no worries|you're welcome|appreciate it|much appreciated|that helps|that's right|that is right|fair enough|nice one|brilliant|ta|lovely|cool cool|as far as i (?:can tell|know)|yes|yeah|yep|yup|no|nope|right|of course|absolutely|certainly|good to know|haha|hahaha|lol|hmm+|wow|ah|oh|sorry|sorry about that|apologies|my apologies|unfortunately|sadly|i'm afraid|afraid not|" +
     "(?:i'll|i will|i'm going to)(?: definitely)? (?:remember|keep) (?:that|it|this)(?: in mind)?|(?:i'll|i will) remember|i've (?:noted|saved|got) (?:that|it)(?: down)?|(?:it's |that's )?(?:noted|saved|got it)(?: down)?)" +
     "(?:[\\s,]+(?:then|now|too|again|a lot|so much|for that|for telling me|for letting me know))*)$",
 );
@@ -18,7 +18,11 @@ export const NON_ANSWER_EN = new RegExp(
       "(?:i\\s+)?(?:don't|do not)\\s+have\\s+(?:that|this|any|anything|enough|the)\\b",
       "(?:i\\s+)?(?:have|'ve got)\\s+no\\s+(?:idea|record|memory|information|clue)\\b",
       "(?:that's|that is)\\s+not\\s+something\\s+i\\s+(?:have|know)",
-      "you\\s+(?:haven't|have not|never)\\s+(?:told|mentioned|said)",
+      "you\\s+(?:haven't|have not|never|didn't|did not|'ve never|have never)\\s+(?:told|mentioned|said|shared|given|brought up)",
+      "i\\s+(?:don't|do not)\\s+think\\s+you(?:'ve|\\s+have|\\s+had)?\\s+(?:ever\\s+)?(?:told|mentioned|said|shared|brought up)",
+      "(?:i'm|i am)\\s+(?:not\\s+able\\s+to|unable\\s+to)\\s+(?:recall|remember|find|tell|say|answer)",
+      "(?:i\\s+)?(?:don't|do not)\\s+(?:seem\\s+to\\s+)?(?:have|know)\\s+(?:that|this|it)(?:\\s+one)?\\b",
+      "(?:i\\s+)?(?:can't|cannot|couldn't)\\s+(?:seem\\s+to\\s+)?(?:find|recall|remember)",
       "no idea|not sure|i'm not sure|i am not sure|as far as i (?:can tell|know)",
     ].join("|") +
     ")",
@@ -56,9 +60,9 @@ export const REQUEST_EN = new RegExp(
 export const SELF_EN = /^(?:i|we|me|us|myself|my family|my wife and i|my husband and i|my partner and i)$/;
 
 // Not "stay": "I'm staying in all day" is about today, not a home.
-export const RESIDENCE_LIVE_EN = "(?:live|lives|living|reside|resides|residing|am based|are based|is based|based|settled)";
+export const RESIDENCE_LIVE_EN = "(?:live|lives|living|reside|resides|residing|am based|are based|is based|based|settling down|settled down|settling|settled)";
 export const WORK_EN =
-  "(?:work|works|working|am working|'m working|are working|'re working|started working|started a (?:new )?job|got a (?:new )?job|took a (?:new )?job|have a (?:new )?job|joined|switched jobs to|moved jobs to|am employed|'m employed|am interning|'m interning|intern)";
+  "(?:work|works|working|am working|'m working|are working|'re working|started working|started a (?:new )?job|got a (?:new )?job|took a (?:new )?job|have a (?:new )?job|joined|switched jobs to|moved jobs to|am employed|'m employed|employed|am interning|'m interning|intern)";
 
 /** Verbs that move an event in time; the value must then be a time expression. */
 export const SCHEDULE_VERB_EN =
@@ -68,14 +72,19 @@ export const FAVOURITE_EN = "(?:favou?rite|preferred|go-to)";
 
 // ---- query cues ----
 
+// "Is book club still on Tuesdays?", "Does Priya still work at Unilever?": whether a value still holds.
+const STILL_EN = /^(?:is|are|am|do|does|did|has|have)\b.*\bstill\b|\bstill\b.*\?$/;
+
 export const KIND_CUES_EN: Array<[RegExp, SlotKind]> = [
-  [/\bwhere(?:'s| is| are| did| do|abouts)?\b|\blocation\b|\bput\b|\bkeep\b|\bleft\b/, "location"],
-  [/\bwhen\b|\bwhen's\b|\bwhat time\b|\bwhich day\b|\bwhat day\b|\bdate\b|\btime of\b|\bschedule[ds]?\b|\brescheduled\b|\bmoved to\b|\barrive|\bvisiting\b|\bcoming\b/, "schedule"],
+  // "Is my passport still in the safe?": asking whether a place still holds is asking where the thing is now.
+  [/\bwhere(?:'s| is| are| did| do|abouts)?\b|\blocation\b|\bput\b|\bkeep\b|\bleft\b|\bstill (?:in|at|on|under|inside|with|in the)\b|\bwho has\b/, "location"],
+  [/\bwhen\b|\bwhen's\b|\bwhat time\b|\bwhich day\b|\bwhat day\b|\bdate\b|\btime of\b|\bschedule[ds]?\b|\brescheduled\b|\bmoved to\b|\barrive|\bvisiting\b|\bcoming\b|\bstill (?:on|at)\b/, "schedule"],
   [/\bfavou?rite\b|\bprefer|\blike\b|\benjoy\b|\binto\b/, "preference"],
   [/\blive\b|\bliving\b|\breside\b|\bmoved\b|\bhome\b|\bcity\b|\bbased\b/, "residence"],
   [/\bwork\b|\bworks\b|\bworking\b|\bjob\b|\bemployer\b|\bcompany\b|\bemployed\b|\bteach(?:es|ing)?\b|\bhired\b/, "workplace"],
   [/\bhow many\b|\bhow much\b|\bnumber of\b|\bcount\b|\bwhat(?:'s| is| are)? (?:my|our)\b/, "state"],
   [/\bphone\b|\bnumber\b|\bemail\b|\be-mail\b|\baddress\b|\bcontact\b|\bwechat\b|\breach\b/, "contact"],
+  ...(["location", "schedule", "preference", "residence", "workplace", "state", "contact"] as const).map((kind): [RegExp, SlotKind] => [STILL_EN, kind]),
 ];
 
 /** The speaker as a query names them: "my" only before a thing or attribute, not before a relative ("my aunt"). */

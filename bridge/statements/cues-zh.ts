@@ -5,11 +5,11 @@ import type { SlotKind } from "./slots";
 
 /** Whole-clause acknowledgements and back-channel replies (after fillers and particles are trimmed). */
 export const ACK_ZH =
-  /^(?:(?:好的?|好吧|好嘞|好滴|好哒|行|行吧|可以|嗯+|哦+|噢+|喔+|噢噢|收到|明白|了解|懂了|清楚了|知道|没问题|没事|放心|对|对的|是的|是啊|没错|当然|谢谢你?|谢啦|多谢|感谢|不客气|不用谢|抱歉|哈+|嘿+|呵+|好的呢|谢谢提醒|辛苦了?|太好了|太棒了|妥了?|棒|真棒|赞|完美|ok|okay|(?:我)?(?:已经)?(?:帮你|给你)?(?:记下|记住|记好|记录|记)(?:来)?(?:了|啦)?|已(?:经)?(?:记下|记住|记录)|(?:我)?会记住的?|我记着呢|有道理|说得对|也是)(?:了|啦|呀|呢|哈|的|哦|啊|嘛|喽)*)+$/;
+  /^(?:(?:好的?|好吧|好嘞|好滴|好哒|行|行吧|可以|嗯+|哦+|噢+|喔+|噢噢|收到|明白|了解|懂了|清楚了|知道|没问题|没事|放心|对|对的|是的|是啊|没错|当然|谢谢你?|谢啦|多谢|感谢|不客气|不用谢|抱歉|哈+|嘿+|呵+|好的呢|谢谢提醒|对不起|不好意思|很抱歉|真抱歉|非常抱歉|实在抱歉|辛苦了?|太好了|太棒了|妥了?|棒|真棒|赞|完美|ok|okay|(?:我)?(?:已经)?(?:帮你|给你)?(?:记下|记住|记好|记录|记)(?:来)?(?:了|啦)?|已(?:经)?(?:记下|记住|记录)|(?:我)?会记住的?|我记着呢|有道理|说得对|也是)(?:了|啦|呀|呢|哈|的|哦|啊|嘛|喽)*)+$/;
 
 /** A reply that says it has nothing to say (the assistant's "I don't know"). */
 export const NON_ANSWER_ZH =
-  /不知道|不清楚|不确定|不记得|记不清|记不得|想不起来|查不到|找不到|无法回答|没法回答|没(?:有)?(?:存|记下来|记录)|没有?[^,]{0,8}?(?:记忆|记录|信息|印象|资料|内容)|没印象|没(?:跟我|和我)?(?:说|提)过|还没告诉过我|好像没(?:跟我|和我)?(?:说|提)过/;
+  /不知道|不(?:太|大|是很)?(?:清楚|确定|记得)|(?:记忆|记录)(?:里|中)?(?:没有|没)|无法回答|没法回答|不知道|不清楚|不确定|不记得|记不清|记不得|想不起来|查不到|找不到|无法回答|没法回答|没(?:有)?(?:存|记下来|记录)|没有?[^,]{0,8}?(?:记忆|记录|信息|印象|资料|内容)|没印象|没(?:跟我|和我)?(?:说|提)过|还没告诉过我|好像没(?:跟我|和我)?(?:说|提)过/;
 
 /** "Remember / note that …": a request whose content the speaker asserts; the content is classified on its own. */
 export const MEMORY_WRAPPER_ZH =
@@ -38,14 +38,15 @@ export const REQUEST_ZH =
 // ---- state-slot predicates ----
 
 /** Verbs of moving house; with the speaker (or a person) as subject they set where someone lives. */
-export const RESIDENCE_MOVE_ZH = "(?:搬家到|搬家去|搬到|搬去|搬回|搬进|迁到|迁居到?|移居到?|定居到|落户到?)";
+// ("搬去新加坡长住了": how long someone stays is not where.)
+export const RESIDENCE_MOVE_ZH = "(?:搬家到|搬家去|搬到|搬去|搬来|搬回|搬进|迁到|迁居到?|移居到?|定居到|落户到?)";
 /** Verbs of living somewhere; whoever the subject, they set a residence. */
 export const RESIDENCE_LIVE_ZH = "(?:住在|住到|住进|定居在|生活在|安家在|落户在|家在|住(?!院|了|手|口|嘴|址|宿)(?=[\u4e00-\u9fffa-z]{2}))";
 /** Workplace: "在 X 工作/上班…", or a verb that lands a job at X. */
 export const WORK_NOUN_ZH = "(?:工作|上班|任职|就职|实习|打工|供职|教书|上课|当老师)";
 // After 在 + employer: a job ("当护士", "做产品"); 做 + the few everyday objects that are not a job is excluded.
 export const WORK_AS_ZH = "(?:当|做(?!饭|菜|作业|运动|家务|梦|题|手工|实验|蛋糕|头发|指甲|体检|检查)|干|搞|负责|带)";
-export const WORK_MOVE_ZH = "(?:跳槽到|跳槽去|跳槽进|跳去|跳到|入职了?|调到|调去|转到|去了|进了|加入了?)";
+export const WORK_MOVE_ZH = "(?:跳槽到|跳槽去|跳槽进|跳去|跳到|入职了?|调到|调去|转到|去了|进了|加入了?|加盟了?)";
 
 /** Verbs that move an event in time; the value must then be a time expression. */
 export const SCHEDULE_VERB_ZH =
@@ -53,7 +54,7 @@ export const SCHEDULE_VERB_ZH =
 
 /** Liking verbs, strongest first; a liking + consumption verb ("更喜欢喝") names a preference category. */
 // Optionally with the verb of the habit before 的: "最常去的咖啡店", "最喜欢吃的零食".
-export const FAVOURITE_ZH = "(?:最喜欢|最爱|最中意|最偏爱|偏爱|最常|最钟爱|常|固定)(?:去|点|吃|喝|听|看|用|买|玩|读)?";
+export const FAVOURITE_ZH = "(?:最喜欢|最爱|更喜欢|更爱|最中意|最偏爱|偏爱|最常|最钟爱|常|固定)(?:去|点|吃|喝|听|看|用|买|玩|读)?";
 
 /** Possession counts: "有/养了 N 只 X". */
 export const HAVE_COUNT_ZH = "(?:有|养了|养着|养|拥有)";
@@ -62,14 +63,20 @@ export const CLASSIFIER_ZH = "(?:个|只|条|辆|台|本|张|件|套|位|头|匹
 
 // ---- query cues ----
 
+const STILL_ZH = /(?:还是|还在|还用|还住|仍然是|依然是|是不是还).{1,24}(?:吗|么|嘛|没|\?)?$/;
+
 export const KIND_CUES_ZH: Array<[RegExp, SlotKind]> = [
-  [/哪里|哪儿|在哪|放哪|搁哪|什么地方|哪个地方|位置|放在|放到/, "location"],
-  [/什么时候|几点|哪天|几号|哪一天|哪个时间|时间|日期|星期几|周几|礼拜几|改到|推迟|提前/, "schedule"],
+  // "护照还在保险柜里吗": asking whether a place still holds is asking where the thing is now.
+  [/哪里|哪儿|在哪|放哪|搁哪|什么地方|哪个地方|位置|放在|放到|还在|仍在|在不在|是不是在|谁拿着|在谁那|在谁手/, "location"],
+  [/什么时候|几点|哪天|几号|哪一天|哪个时间|时间|日期|星期几|周几|礼拜几|改到|推迟|提前|还是(?:每|下|这)?(?:周|星期|礼拜)/, "schedule"],
   [/喜欢|最爱|偏好|爱喝|爱吃|口味|常去|常点|常买|常用|常喝|常吃/, "preference"],
   [/住|搬|家在|家住|哪个城市|居住|城市|小区/, "residence"],
   [/工作|上班|公司|单位|就职|任职|实习|跳槽|入职/, "workplace"],
   [/几(?!点|号|月|时)[\u4e00-\u9fff]|多少|数量|多重|多高|多长时间|(?:我|我们|我家)的.{1,8}(?:是什么|是啥|怎么样)/, "state"],
   [/号码|手机号|电话|邮箱|地址|微信|联系方式/, "contact"],
+  // "小林还住青岛吗", "周会还是周四吗", "我还在阿里吗": asking whether a value still holds asks for the current one,
+  // of whatever kind the subject's slot is.
+  ...(["location", "schedule", "preference", "residence", "workplace", "state", "contact"] as const).map((kind): [RegExp, SlotKind] => [STILL_ZH, kind]),
 ];
 
 /** The speaker, as a query names them. */

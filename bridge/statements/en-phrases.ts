@@ -23,6 +23,12 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
   // "passport's in my carry-on", "my brother's an engineer", "haircut's been changed": a noun's 's before
   // a place, an article or a participle is "is"/"has", not a possessive.
   [/\b([a-z]+)'s\s+(?=been\b)/g, "$1 has "],
+  // "dad's got a job", "team's grown to twelve", "she's joined pirelli": 's before a participle is "has".
+  [/\b([a-z]+)'s\s+(?=(?:got|gone|grown|joined|taken|landed|started|switched|quit|moved|changed|dropped|risen|shrunk)\b)/g, "$1 has "],
+  [/\b(he|she)'s\b/g, "$1 is"],
+  // "rent's £1,300 now": before a number it is "is".
+  [/\b([a-z]+)'s\s+(?=[£$€0-9])/g, "$1 is "],
+  [/\b([a-z]+)'s\s+(?=(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|every|tomorrow|tonight|today|next)\b)/g, "$1 is "],
   [/\b([a-z]+)'s\s+(?=(?:in|on|at|under|inside|with|by|a|an|now|still|down|up|currently|over|near|behind|back|moving|living|working)\b)/g, "$1 is "],
 ];
 
@@ -76,8 +82,11 @@ export function normalisePerson(raw: string): string | null {
   return foldPlural(name);
 }
 
+// "ten pounds a week now that he's 12": a reason or condition after the value is not part of it.
+const TRAILING_REASON = /\s+(?:now that|because|since|so that|as of|after the|when (?:he|she|they|i|we))\s.+$/;
+
 export function normaliseValue(raw: string): string {
-  return raw.replace(TRAILING_TIME, "").replace(DETERMINERS, "").trim();
+  return raw.replace(TRAILING_REASON, "").replace(TRAILING_TIME, "").replace(DETERMINERS, "").trim();
 }
 
 /** A time value keeps its time words ("tomorrow at 9am"); only connectives and spacing are normalised. */

@@ -1,7 +1,7 @@
 // English frames and open values (see frames.ts): "the keys aren't in the drawer anymore" / "Flight to
 // Denver got delayed" / "Mom got a new WhatsApp number" name what changed; "they're in my jacket pocket" /
 // "now departing at 9pm" / "he's at Wells Fargo now" / "+44 7700 900456" give only the new value.
-import { contactField, normaliseContactValue } from "./attributes";
+import { contactField, normaliseContactValue, preferenceCategory } from "./attributes";
 import { normalisePerson, normaliseSubject, normaliseTime, normaliseValue } from "./en-phrases";
 import type { OpenValue, SlotFrame } from "./frames";
 import type { SlotKind } from "./slots";
@@ -13,7 +13,7 @@ const AUX = "(?:\\s+(?:has|have|had|got|gets|is|was|were|are|just|finally|again|
 const SCHEDULE_CHANGE = "(?:rescheduled|postponed|delayed|pushed back|pushed|moved|bumped|cancelled|canceled|changed|shifted|rebooked)";
 const CHANGED = new RegExp(`^(.+?)${AUX}\\s+${SCHEDULE_CHANGE}(?:\\s+(?:again|yet again|once more|around|up|back))*$`);
 const NOT_THERE = /^(.+?)\s+(?:is|are)\s*(?:n't|not|no longer)\s+(?:in|on|at|under|inside|with|by)\s+.+$/;
-const NEW_CONTACT = new RegExp(`^(.+?)${AUX}\\s+(?:got|has|have|now has|switched to|changed|moved to)\\s+(?:a\\s+)?new\\s+${CONTACT_WORD}s?$`);
+const NEW_CONTACT = new RegExp(`^(.+?)${AUX}\\s+(?:got|has|have|now has|switched to|changed|moved to|uses|is using|now uses)\\s+(?:a\\s+)?new\\s+${CONTACT_WORD}s?$`);
 const SWITCHED = new RegExp(`^(.+?)${AUX}\\s+(?:switched|changed)\\s+${CONTACT_WORD}(?:es|s)?$`);
 const OWN_CONTACT_CHANGED = new RegExp(`^(.+?)'s\\s+(?:new\\s+)?${CONTACT_WORD}\\s+(?:has\\s+|just\\s+)?changed(?:\\s+again)?$`);
 const NEW_JOB = /^(.+?)(?:\s+(?:has|have|just|finally|recently))*\s+(?:switched jobs|changed jobs|got a new job|started a new job|quit|left (?:his|her|their|my) job|left [a-z][a-z ]*)$/;
@@ -31,15 +31,31 @@ const OPEN_TIME = /^(?:(?:it|it's|it is|now|and)\s+)*(?:departing|leaving|starti
 const OPEN_AT = /^(?:he|she|they|he's|she's|they're|he is|she is|they are)(?:\s+(?:now|currently))*\s+(?:at|with|working at|working for|employed at)\s+(.+?)(?:\s+now)?$/;
 const OPEN_CONTACT = /^(?:(?:use|it's|it is|now|the new one is|new one is)\s+)*([+(]?[0-9][0-9\s\-().]{5,}[0-9]|[^\s@]+@[^\s@]+\.[a-z]{2,})(?:\s+now|\s+from now on)?$/;
 
+// "favourite band has changed again", "my favourite colour": a preference whose new value follows.
+const FAVOURITE_FRAME = /^(?:(my|our|[a-z]+'s)\s+)?(?:new\s+|current\s+)?favou?rite\s+([a-z]+(?: (?!has\b|have\b|changed\b|switched\b|again\b|now\b)[a-z]+)?)(?:\s+(?:has|have))?(?:\s+(?:changed|switched))?(?:\s+(?:again|now|these days|lately))*$/;
+// "marco has moved on again", "last i heard from raj": a named person the next clause's he/she is about.
+const PERSON_FIRST = /^([a-z]+(?: [a-z]+)?)(?:'s\s+(?:moved|gone|left|got|been|just|finally|recently)|\s+(?:has|have|had|is|was|got|just|finally|recently|went|moved|left|quit))\b/;
+const HEARD_FROM = /\b(?:heard from|talked to|spoke to|spoke with|caught up with|chatted with)\s+([a-z]+)$/;
+// "it's all green tea now", "fleetwood mac": a preference's new value after a frame that named the preference.
+const OPEN_PREFERENCE = /^(?:(?:it's|it is|now it's|now it is|it is now|it's now)(?:\s+all)?\s+)?([a-z][a-z' &-]{1,40}?)(?:\s+(?:now|these days|lately|again|weirdly|honestly|actually))*$/;
+
 // "correction on the camping tent", "update on the dentist": the subject of what follows.
 const ABOUT = /^(?:correction|update|news|change|heads up)\s+(?:on|about|re|for)\s+(.+?)(?::.*)?$/;
 // A clause that is only a noun phrase ("mum's flight", "the standup") names the topic of the next.
 const NOUN_PHRASE = /^(?:the|my|our|[a-z]+'s)\s+[a-z][a-z' -]*$/;
 
 export function frameOfEnglish(text: string): SlotFrame | undefined {
+  const favourite = FAVOURITE_FRAME.exec(text);
+  if (favourite) {
+    const owner = normalisePerson((favourite[1] ?? "my").replace(/'s$/, ""));
+    return owner === null ? undefined : { subject: owner || SELF, kind: "preference", attribute: preferenceCategory(favourite[2]) };
+  }
   const about = ABOUT.exec(text);
   if (about && normaliseSubject(about[1])) return { subject: normaliseSubject(about[1]) };
-  if (NOUN_PHRASE.test(text) && text.split(" ").length <= 4 && normaliseSubject(text)) return { subject: normaliseSubject(text) };
+  // "marco's moved on again" is marco having moved on, not a thing called "marco's moved on".
+  const acted = /^([a-z]+)'s\s+(?:moved|gone|left|got|been)\b/.exec(text);
+  const actor = acted ? normalisePerson(acted[1]) : null;
+  if (actor && actor !== SELF) return { subject: actor };
   const contact = NEW_CONTACT.exec(text) ?? SWITCHED.exec(text) ?? OWN_CONTACT_CHANGED.exec(text) ?? OWN_CHANGED.exec(text);
   if (contact) {
     const owner = normalisePerson(contact[1].replace(/'s$/, ""));
@@ -62,7 +78,20 @@ export function frameOfEnglish(text: string): SlotFrame | undefined {
   }
   const away = NOT_THERE.exec(text);
   const subject = away ? normaliseSubject(away[1]) : "";
-  return subject ? { subject, kind: "location" } : undefined;
+  if (subject) return { subject, kind: "location" };
+  // Weakest last: a clause that reads as a bare noun phrase may still be "my number changed again".
+  if (NOUN_PHRASE.test(text) && text.split(" ").length <= 4 && normaliseSubject(text)) return { subject: normaliseSubject(text) };
+  const named = HEARD_FROM.exec(text) ?? PERSON_FIRST.exec(text);
+  const person = named ? normalisePerson(named[1]) : null;
+  return person && person !== SELF ? { subject: person } : undefined;
+}
+
+/** A preference's value said on its own, read only under a frame that named the preference. */
+export function openPreferenceOfEnglish(text: string): OpenValue | undefined {
+  const open = OPEN_PREFERENCE.exec(text);
+  // A lone adverb ("weirdly", "honestly") comments on the value; it is not one.
+  if (!open || /\b(?:i|we|you|he|she|they|is|are|was|am|have|has|not)\b/.test(open[1]) || /^[a-z]+ly$/.test(open[1]) || open[1].split(" ").length > 5) return undefined;
+  return { kinds: ["preference"], value: normaliseValue(open[1]) };
 }
 
 export function openValueOfEnglish(text: string): OpenValue | undefined {

@@ -9,7 +9,7 @@ import { ADVERBS, endsOnPlace, normaliseNumber, normalisePerson, normalisePlace,
 
 // What changed, without the new value: the word tells the kind of slot.
 const CHANGED = new RegExp(
-  `^(.+?)(?:的)?(时间|日期|位置|地方|地址|住址|号码|手机号|电话|邮箱|微信号?)?${ADVERBS}(?:又|也)?(换了地方|挪了地方|换地方了|挪地方了|换位置了|换了位置|改期了|推迟了|延期了|延误了|提前了|往后推了|往前挪了|改时间了|时间变了|变了|改了|换了|换号了|换工作了|离职了|辞职了|跳槽了|返聘|退休返聘|搬家了|搬走了|拿回来了|拿出来了|取出来了|拿走了|收起来了|带走了|带回来了|被还回来了|还回来了|借走了)(?:了)?$`,
+  `^(.+?)(?:的)?(时间|日期|位置|地方|地址|住址|号码|手机号|电话|邮箱|微信号?)?${ADVERBS}(?:又|也)?(换了地方|挪了地方|换地方了|挪地方了|换位置了|换了位置|改期了|定下来了|确定了|定了|推迟了|延期了|延误了|提前了|往后推了|往前挪了|改时间了|时间变了|变了|改了|换了|换号了|换手机号了|换工作了|搬了|离职了|辞职了|跳槽了|返聘|退休返聘|搬家了|搬走了|拿回来了|拿出来了|取出来了|拿走了|收起来了|带走了|带回来了|带过去了|拿过去了|带上了|被还回来了|还回来了|借走了)(?:了)?$`,
 );
 // "我爸换了个手机号", "我办了个新号码": a new contact field, its value next.
 const NEW_CONTACT = /^(.*?)(?:换了|换|办了|有了|用了|改了)(?:个|一个)?(?:新的?)?(手机号码|手机号|电话号码|电话|号码|邮箱|微信号?|地址)$/;
@@ -23,18 +23,22 @@ const OPEN_PLACED = /^(?:我|我们|他|她|他们|她们)?(?:现在|目前|已�
 const OPEN_AT = new RegExp(`^(?:它|它们)?${ADVERBS}(?:在|放在|搁在|挂在|收在|存在)(.+)$`);
 const OPEN_BARE_PLACE = /^(.{2,12})$/;
 // "现在在联合利华": at an employer, after a clause that said the job changed.
+// "现在住昆明": where someone now lives, after a clause that said they moved.
+const OPEN_LIVE = new RegExp(`^(?:他|她|他们|她们)?${ADVERBS}(?:住在|住到|住进|住|定居在|定居)(.{2,12}?)(?:了|啦)?$`);
 const OPEN_AT_WORK = new RegExp(`^(?:他|她)?${ADVERBS}在(.{2,16}?)(?:工作|上班)?(?:了)?$`);
 const OPEN_TIME = /^(?:改到|推到|推迟到|延到|延期到|提前到|挪到|改成|定在|定到|换到|调到|改在|就|又|往后推到|往前挪到)?了?(.+?)(?:就|再|才)?(?:到|来|过来|回来|见|举行|开始|出发|起飞|降落|开会|见面)?了?$/;
 const OPEN_JOINED = new RegExp(`^(?:他|她|我)?${ADVERBS}(?:去了|进了|加入了?|入职了?|跳到了?|跳去了?|到了|换到了?|转到了?)(.+?)(?:工作|上班|任职)?(?:了)?$`);
+// "新的是liumei_happy": a handle (微信号) after a frame that named the field.
+const OPEN_HANDLE = /^(?:新的?|现在的?)?(?:是|为|:)\s*([a-z][a-z0-9_\-.]{3,})$/;
 const OPEN_CONTACT = /^(?:以后|现在|目前)?(?:打|用|换成|是|加)?(?:我|他|她)?(?:这个|新的?)?(?:号|号码|手机号|电话|邮箱|微信号?)?[:\s]*([+0-9][0-9\s\-]{4,}|[^\s@]+@[^\s@]+)$/;
 const OPEN_COUNT = /^(?:现在|目前|一共|总共|还|只)*(?:是|剩|剩下|有|只有|变成了?|增加到了?|减少到了?)?([0-9]+|[一二两三四五六七八九十百千万几]+)(个|只|条|辆|台|本|张|件|套|位|头|匹|盆|棵|部|双|把|间|瓶|支|块)了?$/;
 
 const KIND_OF_WORD: Record<string, SlotKind> = {
-  时间: "schedule", 日期: "schedule", 改期了: "schedule", 推迟了: "schedule", 延期了: "schedule", 提前了: "schedule", 往后推了: "schedule",
+  时间: "schedule", 日期: "schedule", 改期了: "schedule", 定下来了: "schedule", 确定了: "schedule", 定了: "schedule", 推迟了: "schedule", 延期了: "schedule", 提前了: "schedule", 往后推了: "schedule",
   往前挪了: "schedule", 改时间了: "schedule", 时间变了: "schedule", 位置: "location", 地方: "location", 换了地方: "location", 挪了地方: "location",
   换地方了: "location", 挪地方了: "location", 换位置了: "location", 换了位置: "location", 换工作了: "workplace", 离职了: "workplace",
-  辞职了: "workplace", 跳槽了: "workplace", 返聘: "workplace", 退休返聘: "workplace", 搬家了: "residence", 搬走了: "residence",
-  延误了: "schedule", 拿回来了: "location", 拿出来了: "location", 取出来了: "location", 被还回来了: "location", 还回来了: "location", 借走了: "location", 拿走了: "location", 收起来了: "location", 带走了: "location", 带回来了: "location",
+  辞职了: "workplace", 跳槽了: "workplace", 返聘: "workplace", 退休返聘: "workplace", 搬家了: "residence", 搬走了: "residence", 搬了: "residence",
+  延误了: "schedule", 拿回来了: "location", 拿出来了: "location", 取出来了: "location", 被还回来了: "location", 还回来了: "location", 借走了: "location", 拿走了: "location", 收起来了: "location", 带走了: "location", 带回来了: "location", 带过去了: "location", 拿过去了: "location", 带上了: "location",
 };
 
 export function frameOfChinese(text: string): SlotFrame | undefined {
@@ -54,6 +58,8 @@ export function frameOfChinese(text: string): SlotFrame | undefined {
     const field = word === undefined ? undefined : contactField(word);
     const person = normalisePerson(rawSubject);
     if (field) return person === null ? undefined : { subject: person || SELF, kind: "contact", attribute: field };
+    // "我妈换号了": a new phone number follows.
+    if (/^换(?:手机)?号了$/.test(verb)) return person === null ? undefined : { subject: person || SELF, kind: "contact", attribute: "phone" };
     const kind = KIND_OF_WORD[word ?? ""] ?? KIND_OF_WORD[verb];
     const subject = kind === "workplace" || kind === "residence" ? person || SELF : normaliseSubject(rawSubject);
     return subject ? { subject, ...(kind ? { kind } : {}) } : undefined;
@@ -76,12 +82,16 @@ export function openValueOfChinese(text: string): OpenValue | undefined {
     const field = contact[1].includes("@") ? "email" : "phone";
     return { kinds: ["contact"], attribute: field, value: normaliseContactValue(field, contact[1]) };
   }
+  const handle = OPEN_HANDLE.exec(text);
+  if (handle) return { kinds: ["contact"], value: handle[1] };
   const count = OPEN_COUNT.exec(text);
   if (count) return { kinds: ["state"], value: normaliseNumber(count[1]) };
   const time = OPEN_TIME.exec(text);
   if (time && isTimeExpression(stripParticles(time[1]))) return { kinds: ["schedule"], value: stripParticles(time[1]) };
   const joined = OPEN_JOINED.exec(text);
   if (joined) return { kinds: ["workplace", "location"], value: normaliseValue(joined[1]) };
+  const live = OPEN_LIVE.exec(text);
+  if (live) return { kinds: ["residence", "location"], value: normalisePlace(live[1]) };
   const at = OPEN_AT.exec(text) ?? OPEN_PLACED.exec(text) ?? OPEN_BARE_PLACE.exec(text);
   if (at && endsOnPlace(at[1])) return { kinds: ["location"], value: normalisePlace(at[1]) };
   const work = OPEN_AT_WORK.exec(text);

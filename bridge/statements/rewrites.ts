@@ -20,18 +20,27 @@ const CLEFTS_EN: Array<[RegExp, string]> = [
 const CLEFTS_ZH: Array<[RegExp, string]> = [
   [/^(?:我)?现在住的(?:地方)?是(.+)$/, "我住在$1"],
   [/^(.+?)是我现在住的地方$/, "我住在$1"],
-  [/^(.*?)(?:最后|后来|终于)?(?:还是)?在(.+?)(?:安家|定居|落脚|安顿下来)了?$/, "$1定居在$2"],
+  [/^(.*?)(?:最后|后来|终于)?(?:还是)?(?<![现存所实正])在(.+?)(?:安家|定居|落脚|安顿下来)了?$/, "$1定居在$2"],
   [/^(.+?)定居(?!在)(.+?)了?$/, "$1定居在$2"],
   [/^(.+?)(?:嘛|啊|的话)?(?:,)?现在在(.+?)落脚$/, "$1住在$2"],
+  // "老周现在是蔚来的人了": one of an employer's people works there.
+  [/^(.+?)(?:现在|目前|已经)*(?:是|成了|成为了?)(.{2,12}?)的(?:人|员工|一员)了?$/, "$1在$2上班"],
+  [/^(?:我)?(?:现在|目前)?(?:工作|上班)的(?:地方|单位|公司)(?:是|在)(.+)$/, "我在$1上班"],
 ];
 // A value-first sentence's second half: a demonstrative stands for the value said first.
 const DEICTIC_EN: Array<[RegExp, (value: string, m: RegExpExecArray) => string]> = [
   [/^(?:that's|that is|which is)\s+where\s+(.+?)\s+(lives?|is|are|is kept|are kept|stays?|is stored|are stored)(?:\s+now|\s+these days)?$/, (v, m) => `${m[1]} ${m[2]} at ${v}`],
+  [/^(?:that's|that is|which is)\s+where\s+(.+?)\s+(?:works?|is working|is interning|interns|is employed)(?:\s+now|\s+these days)?$/, (v, m) => `${m[1]} works at ${v}`],
   [/^(?:that's|that is)\s+when\s+(.+?)\s+(?:is|are|happens?)(?:\s+now|\s+these days)?$/, (v, m) => `${m[1]} is on ${v}`],
   [/^(?:that's|that is)\s+(my|[a-z]+'s)\s+(?:new\s+)?(.+?)(?:\s+of choice)?(?:\s+now|\s+lately|\s+these days)?$/, (v, m) => `${m[1]} favourite ${m[2]} is ${v}`],
 ];
 const DEICTIC_ZH = /这个时间|这个点|这个时候|这儿|这里|那儿|那里/;
 const THIS_IS_ZH = /^这(?:是|就是|才是)(.+)$/;
+// "湘菜，现在是我妹最爱的菜系": the second half has no subject, so the bare phrase before it is one.
+const NOW_IS_ZH = /^(?:现在|如今|目前)?(?:已经)?(?:是|成了|成为了?)(.+)$/;
+// A topic said first and commented on ("护照嘛，放保险柜了", "饮料的话，我最近只喝气泡水", "Snack-wise, it's…").
+const TOPIC_ZH = /^(.{1,10}?)(?:嘛|啊|呀|呢|的话|吧|么)$/;
+const TOPIC_EN = /^(?:[a-z]+-wise|as for .{2,30}|when it comes to .{2,30}|for .{2,20})$/;
 
 /** `text` in the plain word order when it is a cleft the patterns cannot read as it stands. */
 export function rewriteCleft(text: string): string {
@@ -42,7 +51,7 @@ export function rewriteCleft(text: string): string {
 /** `text` with its demonstrative replaced by `value`, the bare phrase said before it; undefined when it points at nothing. */
 export function resolveDeictic(text: string, value: string): string | undefined {
   if (HAN.test(text)) {
-    const thisIs = THIS_IS_ZH.exec(text);
+    const thisIs = THIS_IS_ZH.exec(text) ?? NOW_IS_ZH.exec(text);
     if (thisIs) return `${thisIs[1]}是${value}`;
     return DEICTIC_ZH.test(text) ? text.replace(DEICTIC_ZH, value) : undefined;
   }
@@ -51,6 +60,17 @@ export function resolveDeictic(text: string, value: string): string | undefined 
     if (m) return plain(value, m);
   }
   return undefined;
+}
+
+/** The clause read with the topic said before it ("护照嘛" + "放保险柜了"), or undefined when `before` is no topic. */
+export function withTopic(text: string, before: string): string | undefined {
+  if (HAN.test(before)) {
+    const topic = TOPIC_ZH.exec(before);
+    if (!topic || QUESTION_WORD_ZH.test(topic[1])) return undefined;
+    // "饮料的话" keeps its marker: a preference reads the category from it.
+    return `${before.endsWith("的话") ? before : topic[1]}${text}`;
+  }
+  return TOPIC_EN.test(before) ? `${before}, ${text}` : undefined;
 }
 
 /** A short phrase that names a value on its own and could be pointed back to ("鞋柜最下面一层", "next monday at 9:30"). */
@@ -68,8 +88,9 @@ export function topicAsked(text: string): { subject: string; category?: string }
     const topic = /^(.{1,10}?)(?:嘛|啊|呢|呀)?$/.exec(text);
     return topic && !QUESTION_WORD_ZH.test(topic[1]) ? { subject: topic[1] } : undefined;
   }
-  if (QUESTION_OPENER_EN.test(text) || text.split(" ").length > 4) return undefined;
-  const favourite = /^(?:my\s+)?(?:new\s+)?favou?rite\s+(.+?)(?:\s+these days|\s+now)?$/.exec(text);
+  if (QUESTION_OPENER_EN.test(text)) return undefined;
+  const favourite = /^(?:my\s+)?(?:new\s+|current\s+)?favou?rite\s+([a-z]+(?: [a-z]+)?)(?:\s+these days|\s+now|\s+lately|\s+at the moment)?$/.exec(text);
   if (favourite) return { subject: "my", category: preferenceCategory(favourite[1]) };
+  if (text.split(" ").length > 4) return undefined;
   return /^[a-z][a-z' -]*$/.test(text) ? { subject: text } : undefined;
 }

@@ -3,9 +3,9 @@
 // ("Passport? Moved it to the safe"), values said first and pointed back to ("鞋柜最下面一层，备用钥匙现在搁这儿了").
 import { isWeakCategory, preferenceCategory } from "./attributes";
 import { fillFrame, frameOfSlot, type SlotFrame } from "./frames";
-import { frameOfEnglish, openValueOfEnglish } from "./frames-en";
+import { frameOfEnglish, openPreferenceOfEnglish, openValueOfEnglish } from "./frames-en";
 import { frameOfChinese, openValueOfChinese } from "./frames-zh";
-import { isBarePhrase, resolveDeictic, rewriteCleft, topicAsked } from "./rewrites";
+import { isBarePhrase, resolveDeictic, rewriteCleft, topicAsked, withTopic } from "./rewrites";
 import { sameSlot, SELF, type StateSlot } from "./slots";
 import { extractEnglishSlot } from "./slots-en";
 import { extractChineseSlot } from "./slots-zh";
@@ -14,7 +14,10 @@ import { normalisePerson as normaliseEnglishPerson, normaliseSubject as normalis
 import { normalisePerson, normaliseSubject } from "./zh-phrases";
 
 const HAN = /\p{Script=Han}/u;
-const JOB_MOVE_OPENING = /^(?:去了|加入了?|入职了?|跳到了?|跳去了?|进了|到了)/;
+// Chinese drops the subject of a second clause ("从腾讯离职，去了拼多多"): a clause that opens on a
+// job-change verb is read joined to the one before it. Other joins only glue unrelated clauses.
+// "我哥目前在宁德时代，做电池研发": a clause opening on the job itself says the place before it is a workplace.
+const JOB_MOVE_OPENING = /^(?:去了|加入了?|加盟了?|入职了?|跳到了?|跳去了?|进了|到了|做(?!饭|菜|作业|运动|家务|梦|题)|当|负责|上班|打工|实习)/;
 // A colon between digits is a clock time ("3:30"), not a break.
 const COLON = /(?<![0-9]):|:(?![0-9])/;
 
@@ -32,24 +35,31 @@ export function extractSlots(text: string, speaker: Speaker = "user"): StateSlot
 export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): StateSlot[] {
   const slots: StateSlot[] = [];
   let frame: SlotFrame | undefined;
-  let previous: { text: string; sentence: number } | undefined;
+  // The clause before, when it read as nothing: part of this clause's sentence, or a topic asked ("护照嘛？").
+  let previous: { text: string; sentence: number; topic: boolean } | undefined;
   for (const clause of clauses) {
     const text = speaker === "assistant" ? fromUsersPointOfView(clause.text) : clause.text;
     if (clause.act !== "statement" || text.length > MAX_SLOT_CLAUSE_CHARS) {
       const topic = clause.act === "question" ? topicFrame(text) : undefined;
       frame = topic ?? frame;
-      previous = undefined;
+      previous = topic ? { text, sentence: clause.sentence, topic: true } : undefined;
       continue;
     }
-    let found = readClause(resolvePronoun(text, frame), previous?.sentence === clause.sentence ? previous.text : undefined);
+    const before = previous && (previous.topic || previous.sentence === clause.sentence) ? previous.text : undefined;
+    let found = readClause(resolvePronoun(text, frame), before);
     // "说到歌手，我现在最喜欢的是毛不易": a weak preference takes the category its topic named.
     if (found && found.kind === "preference" && isWeakCategory(found.attribute) && frame && (frame.kind === "preference" || frame.kind === undefined)) {
       const category = frame.attribute ?? preferenceCategory(frame.subject);
       if (category) found = { ...found, attribute: category };
     }
     if (!found && frame) {
-      const open = HAN.test(text) ? openValueOfChinese(text) : openValueOfEnglish(text);
+      const open = HAN.test(text) ? openValueOfChinese(text) : (openValueOfEnglish(text) ?? (frame.kind === "preference" ? openPreferenceOfEnglish(text) : undefined));
       found = open && fillFrame(frame, open);
+    }
+    // "我妈换号了，新号码139…", "爸妈又搬了，现在住昆明": a clause that names nobody is about whom the
+    // clause before named, not about the speaker.
+    if (found && found.subject === SELF && frame && frame.subject !== SELF && (frame.kind === undefined || frame.kind === found.kind || samePlaceFamily(found.kind, frame.kind)) && !FIRST_PERSON.test(text)) {
+      found = { ...found, subject: frame.subject };
     }
     if (found) {
       slots.push(found);
@@ -57,7 +67,7 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
       previous = undefined;
     } else {
       frame = (HAN.test(text) ? frameOfChinese(text) : frameOfEnglish(text)) ?? frame;
-      previous = { text, sentence: clause.sentence };
+      previous = { text, sentence: clause.sentence, topic: false };
     }
   }
   return lastValuePerSlot(withNamedCategory(slots));
@@ -65,14 +75,21 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
 
 /** One clause, given the clause before it in the same sentence when that one read as nothing. */
 function readClause(text: string, before: string | undefined): StateSlot | undefined {
+  // "鞋柜最下面一层，备用钥匙现在搁这儿了", "Oat milk latte, that's my drink of choice lately": the
+  // demonstrative stands for the bare phrase before it, whatever the clause reads as on its own.
+  const pointed = before !== undefined && isBarePhrase(before) ? resolveDeictic(text, before) : undefined;
+  const resolved = pointed === undefined ? undefined : slotOfClause(pointed);
+  if (resolved) return resolved;
+  // "护照嘛，放保险柜了", "奶奶嘛，这阵子搬来北京了": the topic said first is what the comment is about, and a
+  // comment without a subject of its own must not be read as the speaker's.
+  const topical = before === undefined ? undefined : withTopic(text, before);
+  const commented = topical === undefined ? undefined : slotOfClause(rewriteCleft(topical));
+  if (commented) return commented;
+  // "我哥离开华为，加盟了小米": a clause opening on a job-change verb continues the one before it.
+  const continued = before !== undefined && JOB_MOVE_OPENING.test(text) && HAN.test(before) ? slotOfClause(before + text) : undefined;
+  if (continued) return continued;
   const found = slotOfClause(rewriteCleft(text));
   if (found && !isDeictic(found.value)) return found;
-  // "鞋柜最下面一层，备用钥匙现在搁这儿了", "Oat milk latte, that's my drink of choice lately".
-  const pointed = before !== undefined && isBarePhrase(before) ? resolveDeictic(text, before) : undefined;
-  if (pointed) return slotOfClause(pointed);
-  // Chinese drops the subject of a second clause ("从腾讯离职，去了拼多多"): a clause that opens on a
-  // job-change verb is read joined to the one before it. Other joins only glue unrelated clauses.
-  if (before !== undefined && JOB_MOVE_OPENING.test(text) && HAN.test(before)) return slotOfClause(before + text);
   // "周会时间又变了：周五下午4点": a colon parts what changed from the new value.
   if (COLON.test(text)) {
     const at = COLON.exec(text)!.index;
@@ -100,6 +117,13 @@ function resolvePronoun(text: string, frame: SlotFrame | undefined): string {
   if (HAN.test(text)) return HAN.test(frame.subject) ? text.replace(/^(?:他|她)(?!们)/, frame.subject) : text;
   if (HAN.test(frame.subject)) return text;
   return text.replace(/^(?:he|she)(?=\s|'s)/, frame.subject).replace(/\b(?:his|her)\s+(?=favou?rite|new|current|phone|number|email|address)/, `${frame.subject}'s `);
+}
+
+const FIRST_PERSON = /我|咱|俺|\b(?:i|me|my|mine|we|our|us)\b|\bi'/;
+
+function samePlaceFamily(a: string, b: string): boolean {
+  const place = new Set(["location", "residence"]);
+  return place.has(a) && place.has(b);
 }
 
 function isDeictic(value: string): boolean {

@@ -14,7 +14,7 @@ const BEEN = "(?:has been|have been|had been|has\\s+\\w+\\s+been|was|were|is|are
 const SCHEDULE_PASSIVE = new RegExp(`^(.+?)\\s+${BEEN}${ADV}\\s+${SCHEDULE_VERB_EN}\\s+(?:back\\s+|up\\s+)?(?:to|until|till|for|on|at)\\s+(.+)$`);
 const SCHEDULE_ACTIVE = new RegExp(`^${ACTOR}(?:\\s+(?:have|has|had|just|finally))*${ADV}\\s*\\b${SCHEDULE_VERB_EN}\\s+(.+?)\\s+(?:back\\s+|up\\s+)?(?:from\\s+.+?\\s+)?(?:to|until|till|for|on)\\s+(.+)$`);
 const SCHEDULE_IS = new RegExp(`^(.+?)\\s+(?:is|are|will be|'s)${ADV}\\s+(?:(?:scheduled|set|planned|booked|fixed|locked in)\\s+)?(?:on|at|for)?\\s*(.+)$`);
-const SCHEDULE_STARTS = new RegExp(`^(.+?)${ADV}\\s+(?:starts|begins|leaves|departs|takes off|lands|kicks off)${ADV}\\s+(.+)$`);
+const SCHEDULE_STARTS = new RegExp(`^(.+?)${ADV}\\s+(?:starts|begins|leaves|departs|takes off|lands|kicks off|meets|is held|are held|takes place|happens|runs|will start|will meet)${ADV}\\s+(.+)$`);
 // "i have a dentist appointment on tuesday at 3pm".
 const HAVE_EVENT = /^(?:i|we|[a-z]+)\s+(?:have|has|got|'ve got)\s+(?:a|an|my|our|the)\s+(.+?)\s+(?:on|at|for|this|next)\s+(.+)$/;
 // Someone arriving: "my parents are coming to visit on may 1st", "my folks are coming this saturday instead".
@@ -24,7 +24,8 @@ const OWN_VISIT = /^(.+?)\s+(?:pushed|moved|rescheduled|postponed|brought forwar
 const LEADING_START = /^(?:starting|from|as of|beginning)\s+(?:next|this)?\s*(?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow)\s+/;
 
 const NUMBER = "(\\d+(?:\\.\\d+)?|zero|no|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a dozen)";
-const THING = "([a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)";
+// "twelve thousand steps" is a number, not twelve of a thing called "thousand steps".
+const THING = "((?!hundred\\b|thousand\\b|million\\b)[a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)";
 const COUNT_TAIL =
   "(?:\\s+(?:now|left|total|in total|these days|lol|at the moment|so far))*(?:\\s+(?:in|on|at)\\s+(?:the|my|our)\\s+[a-z ]+?)?(?:\\s+(?:now|left|total|these days))*(?:\\s+(?:after|since|because|thanks to)\\s+.+)?";
 // "i have 3 cats", "we're up to four cats", "only 2 credit cards now", "there are ten goldfish in the tank".
@@ -33,10 +34,16 @@ const COUNT_BARE = new RegExp(`^(?:(?:so|and|now|only|just|down to|up to|we are 
 const UNIT = /^(?:kgs?|kilos?|lbs?|pounds?|minutes?|mins?|hours?|hrs?|steps?|km|miles?|ml|litres?|liters?|bpm|percent|dollars?|euros?|cm|years?|days?|weeks?|months?|times?)\b/;
 const COUNT_CUE = /\b(?:now|left|total|only|up to|down to|there are|there're|these days)\b|^(?:so|and)\s/;
 
-const MEASURE_VALUE = "((?:\\$|€|£)?\\d[\\d,]*(?:\\.\\d+)?(?:/\\d+)?(?:\\s?(?:kg|kgs|kilos|lbs|pounds|minutes|mins|hours|hrs|steps|km|miles|ml|l|litres|liters|bpm|%|percent|dollars|euros|cm|years|a month|per month|/month|a year|per year|/year|a day|per day|/day))*)";
-const MEASURE_IS = new RegExp(`^(?:(my|our|[a-z]+'s)\\s+)?(.+?)\\s+(?:is|are|'s)${ADV}\\s+(?:(?:down|up|back up|back down)\\s+to\\s+|about\\s+|around\\s+)?${MEASURE_VALUE}(?:\\s+now)?$`);
-const MEASURE_MOVED = new RegExp(`^(?:(my|our|[a-z]+'s)\\s+)?(.+?)${ADV}\\s+(?:crept|went|came|climbed|dropped|fell|rose|jumped|got)\\s+(?:back\\s+)?(?:up|down)?\\s*to\\s+${MEASURE_VALUE}(?:\\s+now)?$`);
-const MEASURE_SET = new RegExp(`^${ACTOR}${ADV}\\s*\\b(?:raised|lowered|increased|decreased|bumped|cut|upped|dropped|reduced|set|changed)\\s+(?:my|our|the|his|her)?\\s*(.+?)\\s+(?:up\\s+|down\\s+)?to\\s+${MEASURE_VALUE}$`);
+const NUMBER_WORDS =
+  "(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand)";
+const MEASURE_VALUE = `((?:\\$|€|£)?\\d[\\d,]*(?:\\.\\d+)?(?:/\\d+)?(?:\\s?(?:kg|kgs|kilos|lbs|pounds|minutes|mins|hours|hrs|steps|km|miles|ml|l|litres|liters|bpm|%|percent|dollars|euros|cm|years|a month|per month|/month|a year|per year|/year|a day|per day|/day|a week|per week|/week))*|${NUMBER_WORDS}(?:[ -](?:${NUMBER_WORDS}|and))*(?:\\s(?:kg|kgs|kilos|pounds|lbs|steps|dollars|euros|minutes|hours|miles|km|liters|litres|ml|percent|a week|a month|a year|a day|per week|per month))*)`;
+// When a measured change takes effect is not part of the value: "up to £1,350 next month".
+const MEASURE_WHEN = "(?:\\s+(?:now|next (?:week|month|year)|from (?:next|this) (?:week|month|year)|from now on|for a while|for now|instead|again))*";
+const MEASURE_IS = new RegExp(`^(?:(my|our|[a-z]+'s)\\s+)?(.+?)\\s+(?:is|are|'s|will be)${ADV}\\s+(?:(?:down|up|back up|back down)\\s+to\\s+|about\\s+|around\\s+)?${MEASURE_VALUE}${MEASURE_WHEN}$`);
+const MEASURE_MOVED = new RegExp(
+  `^(?:(my|our|[a-z]+'s)\\s+)?(.+?)${ADV}\\s+(?:(?:has|have|had|was|were|is|are|got)\\s+)?(?:been\\s+)?(?:crept|went|gone|came|climbed|dropped|fell|rose|risen|jumped|got|grown|grew|bumped|raised|cut|reduced|increased|decreased|lowered|upped|shrunk|shrank|slashed|hiked|put)\\s+(?:back\\s+)?(?:up|down)?\\s*to\\s+${MEASURE_VALUE}${MEASURE_WHEN}$`,
+);
+const MEASURE_SET = new RegExp(`^${ACTOR}${ADV}\\s*\\b(?:raised|lowered|increased|decreased|bumped|cut|upped|dropped|drop|reduced|reduce|raise|lower|set|changed|put)\\s+(my|our|the|his|her|[a-z]+'s)?\\s*(.+?)\\s+(?:up\\s+|down\\s+)?to\\s+${MEASURE_VALUE}${MEASURE_WHEN}$`);
 // Verbs that are their attribute: "i weigh 70 kg", "weighed in at 65 kg".
 const WEIGH = new RegExp(`^(?:i|we)?\\s*(?:weigh|weighed in at|weighed)\\s+(?:in\\s+at\\s+)?${MEASURE_VALUE}`);
 
@@ -76,16 +83,18 @@ export function matchMeasure(text: string): Match {
   const weighed = WEIGH.exec(text);
   if (weighed) return measureSlot("my", "weight", weighed[1]);
   const found = MEASURE_SET.exec(text);
-  if (found) return measureSlot("my", found[1], found[2]);
+  if (found) return measureSlot(/'s$/.test(found[1] ?? "") ? found[1].slice(0, -2) : "my", found[2], found[3]);
   const moved = MEASURE_IS.exec(text) ?? MEASURE_MOVED.exec(text);
   return moved ? measureSlot(moved[1] ?? "my", moved[2], moved[3]) : undefined;
 }
 
-function measureSlot(rawOwner: string, rawAttribute: string, rawValue: string): StateSlot | null {
+function measureSlot(rawOwner: string, rawAttribute: string, rawValue: string): Match {
   const owner = rawOwner === "my" || rawOwner === "our" ? SELF : normalisePerson(rawOwner);
   const attribute = normaliseSubject(rawAttribute.replace(/^(?:new|current|daily|monthly|weekly)\s+(?=\w+\s)/, ""));
-  const value = rawValue.trim();
-  if (owner === null || !attribute || !/\d/.test(value) || attribute.split(" ").length > 4) return null;
+  const value = normaliseCount(rawValue.trim());
+  // Past four words the "attribute" swallowed a clause ("pocket money is ten pounds a week now that he"): no match.
+  if (attribute.split(" ").length > 4) return undefined;
+  if (owner === null || !attribute || !(/\d/.test(value) || new RegExp(`^${NUMBER_WORDS}\\b`).test(value))) return null;
   return { kind: "state", subject: owner || SELF, attribute, value };
 }
 

@@ -14,11 +14,16 @@ export const ADV = "(?:\\s+(?:now|currently|still|also|just|recently|finally|off
 export const AUX = "(?:\\s+(?:am|are|is|was|were|have|has|had|got|gets|will be|have been|has been|had been))?";
 const MOVE_HOUSE = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\b(?:moved|relocated|downsized|retired|emigrated)(?:\\s+house)?\\s+(?:back\\s+|over\\s+|out\\s+)?(?:from\\s+.+?\\s+)?(?:to|into)\\s+(.+)$`);
 const MOVED_OUT_INTO = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\bmoved out of\\s+.+?\\s+(?:and\\s+)?into\\s+(.+)$`);
-const LIVE_IN = new RegExp(`^(.+?)${AUX}${ADV}\\s+${RESIDENCE_LIVE_EN}${ADV}\\s+(?:in|at|on)\\s+(.+)$`);
+// "she's living with my aunt in kent": who with is not where.
+const LIVE_IN = new RegExp(`^(.+?)${AUX}${ADV}\\s+${RESIDENCE_LIVE_EN}${ADV}(?:\\s+with\\s+(?:my|his|her|their|our)?\\s*[a-z']+)?\\s+(?:in|at|on)\\s+(.+)$`);
 // "new place is 18 oak avenue", "our new home is the riverside apartments".
-const NEW_HOME = /^(?:(?:my|our)\s+)?(?:new\s+)?(?:place|home|house|flat|apartment)\s+is(?:\s+now)?\s+(.+)$/;
+const NEW_HOME = /^(?:(my|our|(?:my\s+|our\s+)?[a-z]+'s)\s+)?(?:new\s+)?(?:place|home|house|flat|apartment)\s+is(?:\s+now)?\s+(?:in\s+|at\s+)?(.+)$/;
 const WORK_AT = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\b${WORK_EN}${ADV}\\s+(?:at|for|with|by)\\s+(.+)$`);
-const NEW_JOB = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\b(?:started|got|took|accepted|landed)\\s+(?:a\\s+)?(?:new\\s+)?(?:job|position|role)(?:\\s+as\\s+(?:a\\s+|an\\s+)?[a-z ]+?)?\\s+(?:at|with)\\s+(.+)$`);
+const NEW_JOB = new RegExp(
+  `^(.*?)${AUX}${ADV}\\s*\\b(?:started|got|took|taken|accepted|landed|found|secured|has|have)\\s+(?:a\\s+|an\\s+)?(?:new\\s+)?(?:part-time\\s+|full-time\\s+|permanent\\s+|summer\\s+|temporary\\s+)?(?:job|position|role|post|internship|placement)(?:\\s+as\\s+(?:a\\s+|an\\s+)?[a-z ]+?)?\\s+(?:at|with)\\s+(.+)$`,
+);
+// Taken on by an employer: "ben got poached by monzo", "priya has been hired by a private clinic".
+const HIRED_BY = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\b(?:(?:got|been|was|were|is)\\s+)?(?:poached|hired|headhunted|recruited|snapped up|taken on)\\s+by\\s+(.+)$|^(.*?)${AUX}${ADV}\\s*\\bsigned\\s+(?:on\\s+)?with\\s+(.+)$`);
 const LEFT_FOR = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\b(?:left|quit)\\s+.+?\\s+(?:and|to)\\s+(?:joined|join|went to|moved to|started at|start at|is at|is now at|is with)\\s+(.+?)(?:\\s+now)?$`);
 const JOINED = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\b(?:joined|switched jobs to|moved jobs to|jumped ship to|transferred to|got transferred to|got hired by|was hired by|got hired at|started at|is starting at)\\s+(.+)$`);
 // "my mom is a nurse at st. mary's", "my brother is an engineer at boeing".
@@ -43,14 +48,20 @@ const LIKE_BEST_AS = new RegExp(
 );
 // "priya is at unilever now", "i'm at microsoft these days": at an employer, said as the current state.
 const AT_NOW = /^(.+?)\s+(?:is|am|are)\s+(?:now\s+)?at\s+(?!the\s|a\s|home|work|school|lunch|dinner|church|the\b)([a-z][a-z&' .-]{1,40}?)\s+(?:now|these days|nowadays)$/;
+// "i've gone off coffee", "gave up sugar": off something without a verb of consuming.
+const GONE_OFF = new RegExp(`^(.+?)${AUX}${ADV}\\s+(?:gone off|went off|got tired of|grown tired of|gave up|given up|am over)\\s+(?:${CONSUME}\\s+)?(.+?)$`);
 const DISLIKE = new RegExp(`^(.+?)${ADV}\\s+(?:no longer|do not|does not|don't|doesn't|stopped|quit|gave up|have gone off|'ve gone off|went off|got tired of|am over|'m over)\\s+(?:really\\s+)?(?:(?:like|enjoy|love|liking)(?:\\s+${CONSUME})?|${CONSUME})\\s+(.+?)$`);
 // "for workouts i prefer swimming now": the category before the preference.
 const FOR_TOPIC = /^(?:for|when it comes to|as for)\s+(.+?),?\s+((?:i|we)\s+.+)$/;
 const CONTACT_WORD = "(phone number|mobile number|cell number|cellphone number|telephone number|number|phone|mobile|cell|email address|e-mail address|email|e-mail|home address|mailing address|address|wechat id|wechat|whatsapp number|whatsapp)";
-const CONTACT_COLON = new RegExp(`^(.*?)\\s*(?:a\\s+)?(?:new\\s+|current\\s+|updated\\s+)?${CONTACT_WORD}(?:\\s+for\\s+([a-z]+(?:\\s[a-z]+)?))?\\s*(?::|is now|is|changed(?:\\s+again)?\\s*:|changed to)\\s*(.+)$`);
+const CONTACT_COLON = new RegExp(`^(.*?)\\s*(?:a\\s+)?(?:new\\s+|current\\s+|updated\\s+)?${CONTACT_WORD}(?:\\s+for\\s+([a-z]+(?:\\s[a-z]+)?))?\\s*(?::|is now|is|changed(?:\\s+again)?\\s*:|changed to|to)\\s*(.+)$`);
 const CONTACT_REVERSE = new RegExp(`^(.+?)\\s+is${ADV}\\s+(my|our|[a-z]+'s)\\s+(?:new\\s+|current\\s+)?${CONTACT_WORD}$`);
 const CONTACT_CHANGED = new RegExp(`^(.*?)${ADV}\\s*\\b(?:changed|updated|switched)\\s+(?:his|her|their|my|our)\\s+(?:phone\\s+)?${CONTACT_WORD}\\s+to\\s+(.+)$`);
 const REACHED_AT = /^(.+?)\s+(?:can be reached|is reachable|can be contacted)\s+(?:at|on)\s+(.+?)(?:\s+now)?$/;
+// "reach dad at smithj@…", "for the plumber, ring 0161…", "call him on 020…": how to reach someone is their contact.
+const REACH = /^(?:you\s+can\s+|you\s+could\s+|just\s+|please\s+)?(?:for\s+(?:the\s+|my\s+)?([a-z]+(?:\s[a-z]+)?),?\s+)?(?:to\s+)?(?:call|ring|text|phone|reach|contact|email|e-mail|message|whatsapp)\s+(?:(?:the\s+|my\s+)?([a-z]+)\s+)?(?:on|at)\s+(\+?[0-9][0-9 -]{4,}[0-9]|[^\s@]+@[^\s@]+)(?:\s+.*)?$/;
+// "dad uses john.smith.home@gmail.com now": a contact value in use.
+const USES = /^(.+?)\s+(?:uses|is using|has|now uses)\s+(\+?[0-9][0-9 -]{4,}[0-9]|[^\s@]+@[^\s@]+)(?:\s+(?:now|these days|from now on))?$/;
 
 export function matchResidence(text: string): Match {
   const moved = MOVED_OUT_INTO.exec(text) ?? MOVE_HOUSE.exec(text);
@@ -60,7 +71,7 @@ export function matchResidence(text: string): Match {
     return isPersonMove(moved[1]) ? personSlot("residence", moved[1] || "i", moved[2]) : thingMove(moved[1], moved[2]);
   }
   const home = NEW_HOME.exec(text);
-  if (home) return personSlot("residence", "i", home[1]);
+  if (home) return personSlot("residence", home[1] === undefined || /^(?:my|our)$/.test(home[1]) ? "i" : home[1].replace(/'s$/, "").replace(/^(?:my|our)\s+/, ""), home[2]);
   const lives = LIVE_IN.exec(text);
   if (!lives) return undefined;
   // Things "live" somewhere too ("the spare key lives in the glovebox now"): then it is where the thing is.
@@ -69,7 +80,9 @@ export function matchResidence(text: string): Match {
 
 export function matchWorkplace(text: string): Match {
   const joined = JOINED.exec(text);
-  const at = LEFT_FOR.exec(text) ?? WORK_AT.exec(text) ?? NEW_JOB.exec(text) ?? joined ?? JOB_AT.exec(text) ?? AT_NOW.exec(text);
+  const hired = HIRED_BY.exec(text);
+  const by = hired ? [hired[0], hired[1] ?? hired[3], hired[2] ?? hired[4]] : null;
+  const at = LEFT_FOR.exec(text) ?? WORK_AT.exec(text) ?? NEW_JOB.exec(text) ?? by ?? joined ?? JOB_AT.exec(text) ?? AT_NOW.exec(text);
   if (!at || normalisePerson(at[1] || "i") === "") return undefined;
   // "joined a startup called nimbus labs": the name after "called"; "joined a gym", "joined an online group"
   // are not employers.
@@ -100,7 +113,9 @@ export function matchPreference(text: string): Match {
   if (prefer) return preferenceSlot(prefer[1], weakCategory(prefer[2]), prefer[3], false);
   const dislike = DISLIKE.exec(text);
   // Groups: owner, then the verb after like/enjoy or the bare verb ("don't drink"), then the item.
-  return dislike ? preferenceSlot(dislike[1], weakCategory(dislike[2] ?? dislike[3]), dislike[4], true) : undefined;
+  if (dislike) return preferenceSlot(dislike[1], weakCategory(dislike[2] ?? dislike[3]), dislike[4], true);
+  const off = GONE_OFF.exec(text);
+  return off && off[1].trim().split(" ").length <= 3 ? preferenceSlot(off[1], weakCategory(off[2]), off[3], true) : undefined;
 }
 
 export function matchContact(text: string): Match {
@@ -120,8 +135,10 @@ function contactStatement(text: string): { owner: string; word: string; value: s
   if (reverse) return { owner: reverse[2], word: reverse[3], value: reverse[1] };
   const changed = CONTACT_CHANGED.exec(text);
   if (changed) return { owner: changed[1] || "my", word: changed[2], value: changed[3] };
-  const reached = REACHED_AT.exec(text);
+  const reached = REACHED_AT.exec(text) ?? USES.exec(text);
   if (reached) return { owner: reached[1], word: reached[2].includes("@") ? "email" : "phone", value: reached[2] };
+  const reach = REACH.exec(text);
+  if (reach && (reach[1] ?? reach[2])) return { owner: reach[1] ?? reach[2], word: reach[3].includes("@") ? "email" : "phone", value: reach[3] };
   const found = CONTACT_COLON.exec(text);
   if (!found) return undefined;
   if (found[3] !== undefined) return { owner: found[3], word: found[2], value: found[4] };
@@ -130,7 +147,7 @@ function contactStatement(text: string): { owner: string; word: string; value: s
 }
 
 // Who owns a contact field, as the words before it say: "my", "tom's", "the landlord's", "i got (a new)…", or nobody.
-const CONTACT_OWNER = /^(?:(my|our)|(?:the\s+)?([a-z]+)'s|(?:the\s+)?([a-z]+)\s+(?:has|got)|(i|we)\s+(?:got|have|have got|now have|just got|changed|updated))?$/;
+const CONTACT_OWNER = /^(?:(my|our)|(?:the\s+|my\s+|our\s+)?([a-z]+)'s|(?:the\s+)?([a-z]+)(?:\s+the\s+[a-z]+)?\s+(?:has|got|has got)|(i|we)\s+(?:got|have|have got|now have|just got|changed|updated))?$/;
 
 // A bare name or the speaker moves house ("Tom moved to Berlin", "moved to Austin"); "my boss" is filed as a
 // place change, which is the same predicate.
@@ -148,7 +165,9 @@ function thingMove(rawSubject: string, rawPlace: string): StateSlot | null {
 
 function personSlot(kind: "residence" | "workplace", rawPerson: string, rawValue: string): StateSlot | null {
   const person = normalisePerson(rawPerson);
-  const value = normaliseValue(rawValue.replace(/\s+(?:for work|for school|last (?:week|month|year)|this (?:week|month|year))$/, ""));
+  const value = normaliseValue(
+    rawValue.replace(/\s+(?:for work|for school|for the summer|for the year|last (?:week|month|year)|this (?:week|month|year))$/, "").replace(kind === "residence" ? /\s+with\s+.+$/ : /$^/, ""),
+  );
   if (person === null || person === "" || !value) return null;
   return { kind, subject: person, value };
 }

@@ -1,7 +1,7 @@
 // English state-slot patterns for one statement clause: who lives or works where, preferences, counts,
 // contact fields and event times first (slots-en-kinds.ts), then where a thing is ("X is in Y",
 // "put/moved/parked X in/to Y", active and passive) and other state changes ("X changed to Y", "my A is Y").
-import { contactField, normaliseContactValue } from "./attributes";
+import { contactField, normaliseContactValue, personPlaceKind } from "./attributes";
 import { expandContractions, hasPossessivePronoun, normalisePerson, normaliseSubject, normaliseTime, normaliseValue, stripPossessive } from "./en-phrases";
 import type { StateSlot } from "./slots";
 import { isTimeExpression } from "./time-expressions";
@@ -52,8 +52,16 @@ const OWNED_IS = /^((?:my|our|your|his|her|their)\s+.+?|.+?'s\s+.+?)\s+(?:is|are
 const NEGATION = /n't\b|\bnot\b|\bnever\b|\bno longer\b|\bnowhere\b/;
 const LEADING_FILLER =
   /^(?:(?:and|but|so|then|today|yesterday|now|later|finally|also|earlier|tonight|this morning|last night|these days|nowadays|lately|recently|at the moment|currently|from now on|as of today|starting today|i'd say|i would say)\s+)+/;
-// "mum says chloe is settling down in copenhagen": who reported it is not what changed.
-const REPORTED = /^(?:[a-z]+(?:'s)?(?:\s+[a-z]+)?)\s+(?:says|said|told me|mentioned|texted|wrote)(?:\s+that)?\s+(?=\S+\s+\S+)/;
+// "mum says chloe is settling down in copenhagen": who reported it is not what changed; "emma says she
+// prefers…", "the landlord says to call him on…": a he/she/him/her after it is the reporter.
+const REPORTED = /^((?:my\s+|the\s+|our\s+)?[a-z]+(?:'s)?(?:\s+[a-z]+)?)\s+(?:says|said|told me|mentioned|texted|wrote|reckons|tells me)(?:\s+that)?\s+(?=\S+\s+\S+)/;
+// Future and progressive forms of a change say the same as the past: "is going to be", "is going up to".
+const TENSES: Array<[RegExp, string]> = [
+  [/\b(?:is|are|am) going to be\b/g, "will be"],
+  [/\b(?:is|are) (?:going|heading|creeping|climbing) (up|down) to\b/g, "went $1 to"],
+  [/\b(?:has|have) (?:gone|been going) (up|down) to\b/g, "went $1 to"],
+  [/\b(?:is|are) (?:moving|being moved|shifting|changing) to\b/g, "has been moved to"],
+];
 
 // Schedule first: it applies only to a time value, which "moved to Friday" must not read as a place.
 const MATCHERS: Array<(text: string) => Match> = [
@@ -71,7 +79,7 @@ const MATCHERS: Array<(text: string) => Match> = [
 
 /** The one slot an English statement clause asserts, or undefined for actions and negations. */
 export function extractEnglishSlot(clause: string): StateSlot | undefined {
-  const text = expandContractions(clause).replace(/\s+/g, " ").trim().replace(LEADING_FILLER, "").replace(REPORTED, "");
+  const text = TENSES.reduce((acc, [pattern, plain]) => acc.replace(pattern, plain), unreported(expandContractions(clause).replace(/\s+/g, " ").trim().replace(LEADING_FILLER, "")));
   // A negation asserts no new value, except the one retraction a preference can make ("I don't drink coffee anymore").
   if (NEGATION.test(text)) return matchPreference(text) ?? undefined;
   for (const match of MATCHERS) {
@@ -79,6 +87,15 @@ export function extractEnglishSlot(clause: string): StateSlot | undefined {
     if (found !== undefined) return found ?? undefined;
   }
   return undefined;
+}
+
+function unreported(text: string): string {
+  const reported = REPORTED.exec(text);
+  if (!reported) return text;
+  const reporter = reported[1].replace(/^(?:my|our|the)\s+/, "").replace(/'s$/, "");
+  const rest = text.slice(reported[0].length);
+  if (/^(?:he|she)\s/.test(rest)) return rest.replace(/^(?:he|she)\s/, `${reporter} `);
+  return rest.replace(/^(?:his|her)\s/, `${reporter}'s `).replace(/\b(?:him|her)\b(?=\s+(?:on|at)\b)/, reporter);
 }
 
 function matchLocation(text: string): Match {
@@ -137,6 +154,8 @@ function stateSlot(rawSubject: string, rawValue: string): StateSlot | undefined 
   if (!attribute || !value || owner === null) return undefined;
   const field = contactField(attribute);
   if (field) return { kind: "contact", subject: owner || SELF, attribute: field, value: normaliseContactValue(field, value) };
+  const place = personPlaceKind(attribute);
+  if (place) return { kind: place, subject: owner || SELF, value: value.replace(/^(?:in|at|with)\s+/, "") };
   // No owner ("the printer is now broken") is the speaker's, as in Chinese (slots-zh.ts).
   return { kind: "state", subject: owner || SELF, attribute, value };
 }

@@ -5,7 +5,7 @@ import { CLASSIFIER_ZH, HAVE_COUNT_ZH, NUMERAL_ZH, SCHEDULE_VERB_ZH } from "./cu
 import type { StateSlot } from "./slots";
 import type { Match } from "./slots-zh-kinds";
 import { findTimeExpression, isTimeExpression } from "./time-expressions";
-import { ADVERBS, SELF, endsOnPlace, isKinship, negated, normaliseNumber, normalisePerson, normaliseSubject, stripParticles } from "./zh-phrases";
+import { ADVERBS, SELF, endsOnPlace, stripLeadingTime, isKinship, negated, normaliseNumber, normalisePerson, normaliseSubject, stripParticles } from "./zh-phrases";
 
 const SCHEDULE_BA = new RegExp(`^(.*?)(?:把|将)(.+?)${SCHEDULE_VERB_ZH}了?(.+)$`);
 const SCHEDULE_MOVED = new RegExp(`^(.+?)(?:被)?${ADVERBS}${SCHEDULE_VERB_ZH}了?(.+)$`);
@@ -20,7 +20,7 @@ const BOOKED = /^(?:我)?(?:约了|预约了|订了|定了|安排了|报了|挂�
 const COUNT_HAVE = new RegExp(`^(.*?)(?:现在|目前|一共|总共|已经|还|只|就)*(?:${HAVE_COUNT_ZH}|剩|剩下|剩了|摆了|放了|手上|手里有)(${NUMERAL_ZH})(${CLASSIFIER_ZH})([^了]{1,6}?)(?:在用|在养|在开|了)?$`);
 // The thing first: "猫现在一共5只", "信用卡现在只有两张了", "阳台的绿植增加到了八盆".
 const COUNT_OF = new RegExp(
-  `^(.{1,8}?)(?:现在|目前|一共|总共|还|只|又)*(?:有|是|剩|剩下|只有|变成了?|增加到了?|减少到了?|涨到了?|降到了?|多到了?)?(${NUMERAL_ZH})(${CLASSIFIER_ZH})(?:了)?$`,
+  `^(.{1,8}?)(?:现在|目前|一共|总共|还|只|又)*(?:有|是|剩|剩下|只有|变成了?|增加到了?|减少到了?|涨到了?|降到了?|多到了?|扩到了?|扩大到了?|扩充到了?|缩减到了?|缩到了?|招到了?)?(?<![0-9零〇一二两三四五六七八九十百千万])(${NUMERAL_ZH})(${CLASSIFIER_ZH})(?:了)?$`,
 );
 // No bare 了 before the number: "跑了五公里", "买了一把伞" report an action, not a measure.
 const MEASURE_FILLER = "(?:现在|目前|又|已经|每个月|每月|每天|每周|每年|一个月|单程|税前|税后|大概|差不多|约|一共|还|也|都|只|就|才|要|需要|只要|得|是)*";
@@ -32,7 +32,8 @@ const IMPLIED: Array<[RegExp, string]> = [[/^(?:瘦|胖|重)$/, "体重"]];
 const WHEN_CLAUSE = /^.{1,8}?(?:之后|以后|后|以来)(?=.{2,})/;
 // Frequency and span words say how the attribute is measured, not which one it is.
 const MEASURED_BY = /^(?:每天|每日|每周|每月|每个月|每年|一天|一周|一个月)(?:的)?|(?:的)?时间$/g;
-const MEASURE_VERB = "(?:是|为|有|到了|到|变成了?|变为|涨到了?|涨回了?|涨了|降到了?|降回了?|降了|跌到了?|升到了?|提高到了?|提升到了?|增加到了?|减少到了?|下降到了?|上升到了?|调到了?|设成了?|设为|改成了?|定成了?|定为|:)";
+// 攒/存/扩/长 + 到: the verb says how it got there, the attribute is what comes before ("应急存款攒到了6万块").
+const MEASURE_VERB = "(?:被)?(?:攒到了?|存到了?|扩到了?|长到了?|增至|涨至|降至|减到了?|是|为|有|到了|到|变成了?|变为|涨到了?|涨回了?|涨了|降到了?|降回了?|降了|跌到了?|升到了?|提高到了?|提升到了?|增加到了?|减少到了?|下降到了?|上升到了?|调到了?|设成了?|设为|改成了?|定成了?|定为|:)";
 // An attribute with a number: "我现在体重70公斤", "房租降到了3800元一个月", "血压降到130/85".
 // A number in digits may carry any short unit; one in Chinese numerals only a unit of measure, because
 // numerals also sit inside names ("科目二", "二手").
@@ -40,6 +41,10 @@ const ZH_MEASURE_UNIT = "(?:度|公斤|斤|千克|克|元|块|万|万元|分钟|
 const MEASURE = new RegExp(
   `^(.{1,12}?)${MEASURE_FILLER}${MEASURE_VERB}?${MEASURE_FILLER}((?:[0-9][0-9.,/]*(?:[^0-9\\s,，]{0,4})|[零〇一二两三四五六七八九十百千万半]+${ZH_MEASURE_UNIT}))(?:一个月|每月|左右|上下|了)*$`,
 );
+// After a verb of change a round Chinese numeral needs no unit: "房租被涨到了四千".
+const MEASURE_TO = new RegExp(`^(.{1,12}?)${MEASURE_FILLER}(?:被)?(?:涨|降|提高|提升|增加|减少|下降|上升|调|升|攒|存|扩)(?:到|至)了?([零〇一二两三四五六七八九十]+[百千万][零〇一二两三四五六七八九十百千万]*)(?:了)?$`);
+// Who reported it and when it takes effect are not the attribute: "房东说下个月房租…".
+const REPORTED_ZH = /^.{1,6}?(?:说|通知|告诉我)(?=.{2,})/;
 
 export function matchSchedule(text: string): Match {
   const ba = SCHEDULE_BA.exec(text);
@@ -77,20 +82,24 @@ export function matchQuantity(text: string): Match {
 }
 
 export function matchMeasure(text: string): Match {
-  const measured = MEASURE.exec(text);
+  const measured = MEASURE.exec(text) ?? MEASURE_TO.exec(text);
   const value = measured ? stripParticles(measured[2]) : "";
   // "跑了五公里", "午饭花了三十块": 了 right before the number reports what was done, not a measure.
   if (!measured || negated(measured[1]) || /了$/.test(measured[1]) || COUNTED.test(value) || isTimeExpression(value)) return undefined;
   // "我的体重", "我体重", "小明的体重": an owner, then the attribute. A one-character "owner" that is no
   // relative is a verb ("量的血压": the blood pressure measured), and a time word says when ("每天的步数目标").
-  const phrase = stripParticles(measured[1]).replace(/^(?:我的|我们的|我家的|我家|我们|我)?(?:把|将)?/, "").replace(/^(?:最近|现在|目前)/, "").replace(WHEN_CLAUSE, "");
+  const phrase = stripLeadingTime(stripParticles(measured[1]).replace(REPORTED_ZH, ""))
+    .replace(/^(?:我的|我们的|我家的|我家|我们|我)?(?:把|将)?/, "")
+    .replace(/^(?:最近|现在|目前)/, "")
+    .replace(WHEN_CLAUSE, "")
+    .replace(/被$/, "");
   if (/改成|换成|变成|改到|推迟|提前/.test(phrase) || findTimeExpression(phrase)) return undefined;
   const owned = /^(.{1,4}?)的(.+)$/.exec(phrase);
   const ownerWord = owned && !isTimeExpression(owned[1]) && (owned[1].length > 1 || isKinship(owned[1])) ? owned[1] : undefined;
   const owner = ownerWord ? normalisePerson(ownerWord) : SELF;
   const named = normaliseSubject(owned && (ownerWord === undefined || owner !== SELF) ? owned[2] : phrase).replace(MEASURED_BY, "");
   const attribute = IMPLIED.find(([verb]) => verb.test(named))?.[1] ?? named;
-  if (owner === null || !attribute || /^[0-9]/.test(attribute)) return undefined;
+  if (owner === null || !attribute || /^[0-9零〇一二两三四五六七八九十百千万]/.test(attribute)) return undefined;
   return { kind: "state", subject: owner || SELF, attribute, value };
 }
 

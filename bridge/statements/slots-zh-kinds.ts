@@ -8,27 +8,38 @@ import { ADVERBS, SELF, negated, normalisePerson, normalisePlace, normaliseSubje
 
 export type Match = StateSlot | null | undefined;
 
-const MOVE_HOUSE = new RegExp(`^(.*?)(?:从(.+?))?${ADVERBS}${RESIDENCE_MOVE_ZH}了?(.+?)(?:去|来|住|生活|定居)?(?:了|啦)?$`);
+const MOVE_HOUSE = new RegExp(`^(.*?)(?:从(.+?))?${ADVERBS}${RESIDENCE_MOVE_ZH}了?(.+?)(?:去|来|长住|常住|久住|住|生活|定居)?(?:了|啦)?$`);
 const LIVE_IN = new RegExp(`^(.*?)${ADVERBS}${RESIDENCE_LIVE_ZH}(.+)$`);
 // "奶奶被我叔接到成都去住了", "我弟在武汉住校": someone brought to live somewhere, or living at a place.
-const TAKEN_TO_LIVE = new RegExp(`^(.+?)被.{1,6}?(?:接到|送到|安排到|接去|送去|接回)(.+?)(?:去|来)?(?:住|生活|养老|定居)了?$`);
-const LIVES_AT = new RegExp(`^(.+?)${ADVERBS}在(.+?)(?:住校|住着|住宿舍|住)(?:呢|了)?$`);
-const WORK_AT = new RegExp(`^(.*?)${ADVERBS}在(.+?)(?:${WORK_NOUN_ZH}|${WORK_AS_ZH}.{1,8})(?:了|呢|啦)?$`);
+const TAKEN_TO_LIVE = new RegExp(`^(.+?)被.{0,6}?(?:接到|送到|安排到|接去|送去|接回)(.+?)(?:去|来)?(?:住|生活|养老|定居)了?$`);
+// "爸妈退休后回宜昌老家住了": gone (back) to a place to live there.
+const GONE_TO_LIVE = new RegExp(`^(.+?)${ADVERBS}(?:回到|回|去|到|搬回)(.+?)(?:去|来)?(?:住|生活|定居|养老)(?:了|啦)?$`);
+// Who with is not where: "长沙跟我叔", "北京跟我们".
+const LIVING_WITH = /(?:跟|和|与|同).{1,6}$/;
+// After retiring or graduating: when, not who.
+const LIFE_EVENT = /(?:退休|毕业|结婚|离婚|生完孩子)(?:了)?(?:之后|以后|后)?$/;
+const LIVES_AT = new RegExp(`^(.+?)${ADVERBS}在(.+?)(?:住校|住着|住宿舍|住|生活|定居|安家|落脚)(?:呢|了)?$`);
+const WORK_AT = new RegExp(`^(.*?)${ADVERBS}在(.+?)(?:${WORK_NOUN_ZH}|${WORK_AS_ZH}.{1,8}|干活|干)(?:了|呢|啦)?$`);
 // 去了/进了/加入了 are everyday verbs ("去了超市"); only with 工作/上班 after the place do they land a job.
 const WORK_MOVE = new RegExp(`^(.*?)${ADVERBS}(跳槽到|跳槽去|跳槽进|入职|${WORK_MOVE_ZH})了?(.+?)(${WORK_NOUN_ZH})?(?:了|啦)?$`);
 // "从腾讯离职(,)去了拼多多": leaving one employer for the next (the comma-joined retry in slots.ts reads both halves).
-const WORK_LEAVE = new RegExp(`^(.*?)从(.+?)(?:离职|辞职|跳槽)了?(?:后|以后|之后)?(?:去了|加入了?|入职了?|到了|进了|跳到了?|跳槽到了?)(.+?)(?:${WORK_NOUN_ZH})?(?:了|啦)?$`);
+// "我哥去腾讯上班了": gone to a place to work there.
+const WORK_GO = new RegExp(`^(.+?)${ADVERBS}(?:去|到|进)(?:了)?(.{2,16}?)(?:${WORK_NOUN_ZH})(?:了|啦)?$`);
+const WORK_LEAVE = new RegExp(`^(.*?)(?:从(.+?)(?:离职|辞职|跳槽)|离开(?:了)?(.+?))了?(?:后|以后|之后)?(?:去了|加入了?|加盟了?|入职了?|到了|进了|跳到了?|跳槽到了?)(.+?)(?:${WORK_NOUN_ZH})?(?:了|啦)?$`);
+// Taken on by an employer: "我哥被OPPO挖走了", "我爸退休后被返聘到社区医院了".
+const WORK_TAKEN = /^(.+?)被(.{1,16}?)(?:挖走|挖去|挖过去|录用|录取|聘用|聘请|招走|签下|签约)了?$/;
+const WORK_POSTED = new RegExp(`^(.+?)被(?:返聘|聘|调|派|借调|外派)(?:到|去|回)(.+?)(?:${WORK_NOUN_ZH})?(?:了|啦)?$`);
 const FAVOURITE_IS = new RegExp(`^(.*?)${FAVOURITE_ZH}的(.+?)${ADVERBS}(?:变成了?|改成了?|换成了?|成了|是|为|:)(.+)$`);
 // "我现在最喜欢的是毛不易": a favourite whose category an earlier clause named ("说到歌手").
-const FAVOURITE_UNNAMED = new RegExp(`^(.*?)${ADVERBS}${FAVOURITE_ZH}的${ADVERBS}(?:是|为|变成了?)(.+)$`);
+const FAVOURITE_UNNAMED = new RegExp(`^(.*?)${ADVERBS}(?:${FAVOURITE_ZH}的|最爱)${ADVERBS}(?:是|为|变成了?|换成了?|成了)(.+)$`);
 const FAVOURITE_REVERSE = new RegExp(`^(.+?)${ADVERBS}(?:成了|是)(.*?)${FAVOURITE_ZH}的(.+)$`);
 // A preference changes with 最/更 or "现在喜欢"; a plain 喜欢 adds a liking without replacing one.
-const PREFER = new RegExp(`^(.*?)((?:现在|目前|如今|最近|开始|越来越|已经|还是|也|一般|平时)*)(不再|不|没那么|已经不|再也不)?(最喜欢|更喜欢|最爱|更爱|偏爱|最中意|喜欢上了?|爱上了?|迷上了?|更常|最常|常|更多|改|喜欢|爱)(喝|吃|听|看|玩|读|穿|弹|去|点|买|用)?(.+)$`);
+const PREFER = new RegExp(`^(.*?)((?:现在|目前|如今|最近|这阵子|开始|越来越|已经|还是|也|一般|平时|特别|非常|超级|超|很|真的|尤其)*)(不再|不|没那么|已经不|再也不)?(最喜欢|更喜欢|最爱|更爱|偏爱|最中意|喜欢上了?|爱上了?|迷上了?|更常|最常|常|更多|改|只|喜欢|爱)(喝|吃|听|看|玩|读|穿|弹|去|点|买|用)?(.+)$`);
 const STRONG_LIKE = /^(?:最|更|偏|改|喜欢上|爱上|迷上)/;
 // "更常去/最常点" say what someone picks now, but only with the verb: "常" alone is just "often".
-const HABIT = /^(?:更常|最常|常|更多)$/;
+const HABIT = /^(?:更常|最常|常|更多|只)$/;
 const CONTACT_WORD = "(手机号码|手机号|电话号码|联系电话|电话|号码|邮箱地址|电子邮箱|电子邮件|邮件地址|邮箱|家庭住址|收货地址|通讯地址|住址|地址|微信号|微信)";
-const CONTACT = new RegExp(`^(.*?)(?:的)?(?:新的?|最新的?|现在的|现用的|常用的)?${CONTACT_WORD}${ADVERBS}(变成了?|改成了?|换成了?|更新为|更新成|改为|是|为|:|也是)?\\s*(.+)$`);
+const CONTACT = new RegExp(`^(.*?)(?:的)?(?:新的?|最新的?|现在的|现用的|常用的|现在用的|在用的|用的)?${CONTACT_WORD}${ADVERBS}(变成了?|改成了?|换成了?|更新为|更新成|改为|是|为|:|也是)?\\s*(.+)$`);
 
 export function matchResidence(text: string): Match {
   const moved = MOVE_HOUSE.exec(text);
@@ -37,25 +48,33 @@ export function matchResidence(text: string): Match {
     // Things move too ("办公室搬到了5楼"): the speaker's move is a change of home, another's a change of place;
     // both are where the subject is (residence and location are one predicate, see slots.ts).
     // No subject at all ("上个月搬到了海淀区") is the speaker moving.
-    if (normalisePerson(moved[1]) === SELF || normalisePerson(moved[1]) === "") return personSlot("residence", "我", normalisePlace(moved[3]));
+    if (normalisePerson(moved[1]) === SELF || normalisePerson(moved[1]) === "") return personSlot("residence", "我", normalisePlace(moved[3].replace(LIVING_WITH, "")));
     const subject = normaliseSubject(moved[1]);
-    const place = normalisePlace(moved[3]);
+    const place = normalisePlace(moved[3].replace(LIVING_WITH, ""));
     return subject && place ? { kind: "location", subject, value: place } : null;
   }
-  const lives = TAKEN_TO_LIVE.exec(text) ?? LIVES_AT.exec(text) ?? LIVE_IN.exec(text);
+  const lives = TAKEN_TO_LIVE.exec(text) ?? LIVES_AT.exec(text) ?? LIVE_IN.exec(text) ?? GONE_TO_LIVE.exec(text);
   if (!lives) return undefined;
   if (negated(lives[1])) return null;
-  return personSlot("residence", normalisePerson(lives[1]) === "" ? "我" : lives[1], normalisePlace(lives[2]));
+  // "新家在…", "现在的家在…": the speaker's home.
+  // "新家在…", "我哥的新家在…": whose home, not how new.
+  const person = lives[1].replace(LIFE_EVENT, "").replace(/^(?:新|现在的?|目前的?)$/, "我").replace(/的?(?:新|现在的?|目前的?)$/, "");
+  return personSlot("residence", normalisePerson(person) === "" ? "我" : person, normalisePlace(lives[2].replace(LIVING_WITH, "")));
 }
 
 export function matchWorkplace(text: string): Match {
   const left = WORK_LEAVE.exec(text);
-  if (left && normalisePerson(left[1])) return personSlot("workplace", left[1], normaliseValue(left[3]));
-  const at = WORK_AT.exec(text);
+  // "从腾讯离职，去了拼多多" without a subject is the speaker's own job change.
+  if (left && normalisePerson(left[1]) !== null) return personSlot("workplace", normalisePerson(left[1]) === "" ? "我" : left[1], normaliseValue(left[4]));
+  const taken = WORK_TAKEN.exec(text) ?? WORK_POSTED.exec(text);
+  if (taken && normalisePerson(taken[1].replace(LIFE_EVENT, ""))) return personSlot("workplace", taken[1].replace(LIFE_EVENT, ""), normaliseValue(taken[2]));
+  const at = WORK_AT.exec(text) ?? WORK_GO.exec(text);
   if (at && normalisePerson(at[1]) !== "") return negated(at[1]) ? null : personSlot("workplace", at[1], normaliseValue(at[2]));
   const moved = WORK_MOVE.exec(text);
-  if (!moved || normalisePerson(moved[1]) === "") return undefined;
-  const jobVerb = /^(?:跳槽|入职|跳去|跳到)/.test(moved[2]);
+  if (!moved) return undefined;
+  const jobVerb = /^(?:跳槽|入职|跳去|跳到|加盟)/.test(moved[2]);
+  // No subject: "上个月入职了阿里" is the speaker; "去了超市" without a job word is no job at all.
+  if (normalisePerson(moved[1]) === "") return jobVerb ? personSlot("workplace", "我", normaliseValue(moved[3])) : undefined;
   if (!jobVerb && moved[4] === undefined) return undefined;
   return negated(moved[1]) ? null : personSlot("workplace", moved[1], normaliseValue(moved[3]));
 }
@@ -72,18 +91,20 @@ export function matchPreference(text: string): Match {
   const [, rawOwner, adverbs, negation, like, verb, value] = prefer;
   const habit = HABIT.test(like);
   // "不再喜欢喝咖啡" retracts coffee; "喜欢喝茶" alone is one more liking, unless 现在 says it replaced one.
-  if (!negation && !STRONG_LIKE.test(like) && !habit && !/现在|如今|目前/.test(adverbs)) return undefined;
+  if (!negation && !STRONG_LIKE.test(like) && !habit && !/现在|如今|目前|最近|这阵子/.test(adverbs)) return undefined;
   // "改" alone is "change", "常" alone "often": preferences only with a verb ("改喝茶了", "更常去Manner").
   if ((like === "改" || habit) && verb === undefined) return undefined;
   if (value.startsWith("的")) return undefined;
   // "奶茶店我现在更常点茶百道": the topic before the speaker names the category.
-  const topic = /^(.{2,8}?)(?:里|中|里面|当中|的话|方面)?(?:我们|我)$/.exec(stripParticles(rawOwner));
+  const topic = /^(.{2,8}?)(?:(?:里|中|里面|当中|的话|方面)?(?:我们|我)|的话|方面)$/.exec(stripParticles(rawOwner));
   const category = topic ? preferenceCategory(topic[1]) : weakCategory(verb);
   return preferenceSlot(topic ? "我" : rawOwner, category, value, negation !== undefined);
 }
 
 
 // "以后打我这个号：150…", "房东现在用这个号：177…": a number introduced by "this number".
+// "我哥现在用13912345678这个号": the number first, then "this number".
+const USES_NUMBER = new RegExp(`^(.*?)${ADVERBS}(?:用|换成了?|换了|改用)([+0-9][0-9\\s\\-]{4,}[0-9]|[^\\s@]+@[^\\s@]+?)(?:这个|的)?(?:号码?|手机号|电话|邮箱)?(?:了)?$`);
 const THIS_NUMBER = new RegExp(`^(.*?)${ADVERBS}(?:打|用|换成|换了|是|加)?(我|他|她)?(?:这个|新的?)(?:号码?|手机号|电话|邮箱|微信号?)[:\\s]*([+0-9][0-9\\s\\-]{4,}|[^\\s@]+@[^\\s@]+)$`);
 
 export function matchContact(text: string): Match {
@@ -94,11 +115,14 @@ export function matchContact(text: string): Match {
     return owner === null ? null : { kind: "contact", subject: owner || SELF, attribute: field, value: normaliseContactValue(field, introduced[3]) };
   }
   const found = CONTACT.exec(text);
-  if (!found) return undefined;
+  if (!found) return usesContact(text);
   const field = contactField(found[2])!;
-  const value = normaliseContactValue(field, stripParticles(found[4]));
+  // "以后发我邮箱就发到…": how to use the field is not part of its value.
+  const value = normaliseContactValue(field, stripParticles(found[4]).replace(/^(?:发到|发给|发|打|拨|用|加)(?=[+0-9a-z])/, ""));
   // Without 是/改成/":" only a number or an address-shaped value is one ("新号码139…"); "地址的事" is not.
-  if (!plausibleContact(field, value) || (found[3] === undefined && !/^[+0-9]|@/.test(value))) return undefined;
+  // (ADVERBS may have taken the 是 of "微信号现在是abc123".)
+  const linked = found[3] !== undefined || /(?:是|为)\s*$/.test(text.slice(0, text.length - found[4].length));
+  if (!plausibleContact(field, value) || (!linked && !/^[+0-9]|@/.test(value))) return undefined;
   if (negated(found[1])) return null;
   // "我换了新号码", "手机号改成了…": no owner, or only the speaker's own actions, means the speaker.
   const owner = normalisePerson(found[1].replace(/(?:换了|改了|更新了|有了|用了|办了)(?:个|一个)?$/, ""));
@@ -107,9 +131,18 @@ export function matchContact(text: string): Match {
 }
 
 
+function usesContact(text: string): Match {
+  const uses = USES_NUMBER.exec(text);
+  if (!uses) return undefined;
+  const field = uses[2].includes("@") ? "email" : "phone";
+  const owner = normalisePerson(uses[1]);
+  return owner === null ? null : { kind: "contact", subject: owner || SELF, attribute: field, value: normaliseContactValue(field, uses[2]) };
+}
+
 function personSlot(kind: "residence" | "workplace", rawPerson: string, value: string): StateSlot | null {
   const person = normalisePerson(rawPerson);
-  if (person === null || person === "" || !value) return null;
+  // One Han character ("搬进去" → "去") is a verb's complement, never a place or employer.
+  if (person === null || person === "" || !value || /^[\u4e00-\u9fff]$/.test(value)) return null;
   return { kind, subject: person, value };
 }
 

@@ -1,7 +1,7 @@
 // Chinese state-slot patterns for one statement clause (NFKC, lowercased): who lives or works where,
 // preferences, counts, contact fields and event times first (slots-zh-kinds.ts), then where a thing is
 // (把/将 placement, topic + placement verb, copula 在/位于) and other state changes (改成/现在是/的…是).
-import { contactField, normaliseContactValue } from "./attributes";
+import { contactField, normaliseContactValue, personPlaceKind } from "./attributes";
 import type { StateSlot } from "./slots";
 import { isTimeExpression } from "./time-expressions";
 import { matchMeasure, matchQuantity, matchSchedule } from "./slots-zh-events";
@@ -9,7 +9,6 @@ import { type Match, matchContact, matchPreference, matchResidence, matchWorkpla
 import {
   ADVERBS,
   SELF,
-  endsOnLocaliser,
   endsOnPlace,
   negated,
   normalisePerson,
@@ -23,9 +22,10 @@ import {
 
 // Closed grammatical sets only: these are placement verbs and change verbs, never things or places.
 const PLACE_VERB =
-  "(?:存放|停放|安放|摆放|寄存|保存|收纳|放|摆|搁|塞|藏|锁|存|停|泊|搬|挪|移|落|忘|收|挂|装|留|扔|丢|拿|带|寄|插|夹|关|晾)";
-const DIRECTION = "(?:了|好)?(?:回到|在|到|进|入|回|至)(?:了)?";
-const CHANGE_VERB = "(?:改成|改为|改到|换成|换到|变成|变为|更新为|更新成|更改为|调整为|调到|设成|设为|定成|定为|调成)";
+  "(?:存放|停放|安放|摆放|寄存|保存|收纳|放|摆|搁|塞|藏|锁|存|停|泊|搬|挪|移|落|忘|收|挂|装|留|扔|丢|拿|带|寄|插|夹|关|晾|戴|供)";
+// "拿回来放在…": 回来/回去 finish the fetching verb; the placement comes after.
+const DIRECTION = "(?:了|好)?(?:回到|在|到|进|入|回(?!来|去)|至)(?:了)?";
+const CHANGE_VERB = "(?:染成|染回|改成|改为|改到|换成|换到|变成|变为|更新为|更新成|更改为|调整为|调到|设成|设为|定成|定为|调成)";
 
 // 把 after a demonstrative or numeral is a classifier ("这把钥匙"), not the object marker.
 const BA = "(?<![这那一两几每哪])(?:把|将)";
@@ -44,6 +44,12 @@ const NOW_IS = /^(.+?)(?:现在|目前|如今)(?:已经)?(?:是|为)(.+)$/;
 // Bare 为 is left out: it hides inside 作为/因为/认为, which are never a state.
 const PLAIN_IS = /^(.+?)(?:还|仍然|依然|已经)?是(.+)$/;
 const LEADING_NOW = /^(?:现在|目前|如今)/;
+// Handing a thing to someone puts it with them: "备用钥匙我交给楼下王阿姨保管了", "帐篷借给我弟了".
+const HANDED_TO = new RegExp(`^(.+?)${ADVERBS}(?:借给|交给|留给|寄给|送给|还给|托付给|转交给|拿给|递给)了?(.{1,10}?)(?:保管|收着|拿着|用|代管|帮忙收着|看着)?(?:了|啦)?$`);
+// "备用钥匙被我姐拿走了": taken by someone, it is with them.
+const TAKEN_BY = /^(.+?)被(.{1,8}?)(?:拿走|借走|带走|收走|取走|拿去|借去|带去|要走)(?:了|啦)?$/;
+// "玉镯被送去银行保险箱存着了", "拿去公司放着": sent to a place, kept there.
+const SENT_TO = new RegExp(`^(.+?)(?:被.{0,4}?)?${ADVERBS}(?:送|拿|带|寄|搬|放|存)去了?(.+?)(?:存着|放着|收着|保管|寄存|放|存)?(?:了|啦)?$`);
 
 // Schedule first: it applies only to a time value, which "改到周五" must not read as a place.
 // A measured attribute after location: "钥匙在3号柜子里" is a place that happens to hold a number.
@@ -60,9 +66,14 @@ const MATCHERS: Array<(text: string, leadingNow: boolean) => Match> = [
 ];
 
 /** The one slot a Chinese statement clause asserts, or undefined for actions and negations. */
+// "我老婆说下个月起她就在朝阳医院上班了": the he/she of a report is the reporter.
+const REPORTER_IS_SUBJECT = /^(.{1,8}?)(?:说|告诉我|讲)(?:.{0,8}?)(?:他|她)(?!们)(.+)$/;
+
 export function extractChineseSlot(clause: string): StateSlot | undefined {
-  const leadingNow = LEADING_NOW.test(clause);
-  const text = stripLeadingTime(clause);
+  const reported = REPORTER_IS_SUBJECT.exec(clause);
+  const plain = reported ? `${reported[1]}${reported[2]}` : clause;
+  const leadingNow = LEADING_NOW.test(plain);
+  const text = stripLeadingTime(plain);
   for (const match of MATCHERS) {
     const found = match(text, leadingNow);
     if (found !== undefined) return found ?? undefined;
@@ -76,7 +87,11 @@ function matchLocation(text: string): Match {
   const topic = TOPIC_PLACE.exec(text);
   if (topic) return negated(topic[1]) ? null : locationSlot(topic[1], topic[2]);
   const placedAt = TOPIC_PLACED_AT.exec(text);
-  if (placedAt && endsOnLocaliser(placedAt[2])) return negated(placedAt[1]) ? null : locationSlot(placedAt[1], placedAt[2]);
+  if (placedAt && endsOnPlace(placedAt[2])) return negated(placedAt[1]) ? null : locationSlot(placedAt[1], placedAt[2]);
+  const handed = TAKEN_BY.exec(text) ?? HANDED_TO.exec(text);
+  if (handed) return negated(handed[1]) ? null : withPerson(handed[1], handed[2]);
+  const sent = SENT_TO.exec(text);
+  if (sent && endsOnPlace(sent[2])) return negated(sent[1]) ? null : locationSlot(sent[1], sent[2]);
   const copula = COPULA.exec(text);
   // A bare 在 is also how Chinese says where an action happened ("在公园跑步"); only a
   // place that ends the clause on a localiser ("鞋柜里") is a statement of where a thing is.
@@ -102,6 +117,13 @@ function locationSlot(rawSubject: string, rawPlace: string): StateSlot | null {
   return subject && value ? { kind: "location", subject, value } : null;
 }
 
+// A thing with someone is where that someone is: "王阿姨" and "王阿姨那儿" are one place.
+function withPerson(rawSubject: string, rawPerson: string): StateSlot | null {
+  const person = normalisePerson(rawPerson);
+  if (!person || person === SELF) return null;
+  return locationSlot(rawSubject.replace(/^.*?(?:把|将)/, ""), `${stripParticles(rawPerson)}那儿`);
+}
+
 function stateSlot(rawSubject: string, rawValue: string): StateSlot | null {
   const phrase = stripParticles(stripAdverbs(rawSubject));
   const value = normaliseValue(rawValue);
@@ -110,12 +132,17 @@ function stateSlot(rawSubject: string, rawValue: string): StateSlot | null {
   // ever keeps two memories apart, never merges unrelated ones.
   // "每天的步数目标": a time word before 的 says when, not whose.
   const cut = phrase.lastIndexOf("的");
-  const timed = cut > 0 && isTimeExpression(phrase.slice(0, cut));
+  // "我现在每天的目标步数": the time words before 的 say when; what is left of the owner is the speaker.
+  const ownerPart = cut > 0 ? phrase.slice(0, cut).replace(/(?:每天|每日|每周|每月|每年|现在|目前|如今)+$/, "") : "";
+  const timed = cut > 0 && (ownerPart === "" || isTimeExpression(phrase.slice(0, cut)));
   const attribute = normaliseSubject(cut >= 0 && !timed ? phrase.slice(cut + 1) : phrase);
-  if (!attribute || !value) return null;
-  const owner = cut <= 0 || timed ? SELF : normalisePerson(phrase.slice(0, cut));
+  // "新的是…": a lone adjective is no attribute.
+  if (!attribute || !value || /^[\u4e00-\u9fff]$/.test(attribute)) return null;
+  const owner = cut <= 0 || timed ? SELF : normalisePerson(ownerPart);
   if (owner === null) return null;
   const field = contactField(attribute);
   if (field) return { kind: "contact", subject: owner || SELF, attribute: field, value: normaliseContactValue(field, value) };
+  const place = personPlaceKind(attribute);
+  if (place) return { kind: place, subject: owner || SELF, value: normalisePlace(value) };
   return { kind: "state", subject: owner || SELF, attribute, value };
 }

@@ -31,7 +31,8 @@ const HAN = /\p{Script=Han}/u;
 // "." ends a sentence only before whitespace or the end, so "3.5", "v1.2" and "a@b.com" stay whole.
 // …and not after a few abbreviations that stand before a name ("St. Mary's", "Dr. Lee").
 const SENTENCE = /([^。!?;\n\r…]+?)([。!?;\n\r…]+|(?<!\b(?:st|mr|mrs|ms|dr|jr|sr|ave|blvd|no|vs|etc|approx))\.(?=\s|$)|$)/gu;
-const CLAUSE_BREAK = /,|、|~|—|–|\s-\s|\band then\b|\bbut\b|然后|但是|不过|所以/u;
+// A comma between digits groups thousands ("£1,300"), it does not part clauses.
+const CLAUSE_BREAK = /(?<![0-9]),|,(?![0-9]{3}(?![0-9]))|、|~|—|–|\s-\s|\band then\b|\bbut\b|\sso\s(?=(?:the|my|our|i|we|it|he|she|they|now)\b)|然后|但是|不过|所以/u;
 // A colon between digits is a clock time ("3:30"), not a break.
 const COLON = /(?<![0-9]):|:(?![0-9])/;
 // Sentence punctuation, brackets, quotes and emoji; not "%", "#", "@" or currency, which belong to values.
@@ -118,7 +119,8 @@ function isWrapperOnly(text: string): boolean {
 }
 
 function stripFillers(text: string): string {
-  return text.replace(LEADING_FILLER_ZH, "").replace(LEADING_FILLER_EN, "").trim();
+  // "嗯……我不太确定": the ellipsis after a filler is noise too.
+  return clean(text.replace(LEADING_FILLER_ZH, "").replace(LEADING_FILLER_EN, ""));
 }
 
 function clean(text: string): string {

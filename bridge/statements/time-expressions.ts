@@ -14,7 +14,7 @@ const ZH_TOKEN = [
   `${ZH_NUMBER}(?:点|时)(?:${ZH_NUMBER}分?|半|一刻|三刻|整|钟)?`,
   "[0-9]{1,2}:[0-9]{2}",
 ].join("|");
-const ZH_TIME = new RegExp(`^(?:(?:${ZH_TOKEN})(?:的|,|\\s)*)+(?:左右|前后|之前|以前|以后|之后|开始|举行|进行|见)?$`);
+const ZH_TIME = new RegExp(`^(?:(?:${ZH_TOKEN})(?:的|,|\\s)*)+(?:左右|前后|之前|以前|以后|之后|开始|举行|进行|见|开|开会|上课|见面|出发|落地|到)?$`);
 
 const EN_STRONG = [
   "mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun",
@@ -26,7 +26,7 @@ const EN_STRONG = [
 ].join("|");
 // Weak words fill out a time but never make one: "at four" needs "monday", "half past ten" a clock word.
 const EN_WEAK =
-  "at|on|in|the|of|from|around|about|by|before|after|next|this|coming|following|early|late|mid|end|start|beginning|half|past|quarter|to|day|days|a|every|other|first|second|third|fourth|last|[0-9]{1,4}|,|" +
+  "at|on|in|the|of|from|now|onwards|forward|going|around|about|by|before|after|next|this|coming|following|early|late|mid|end|start|beginning|half|past|quarter|to|day|days|a|every|other|first|second|third|fourth|last|[0-9]{1,4}|,|" +
   "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirty|fifteen|forty-five|o'clock";
 const EN_TIME = new RegExp(`^(?:(?:${EN_STRONG}|${EN_WEAK})(?:\\s+|$))+$`);
 const EN_HAS_STRONG = new RegExp(`(?:^|\\s)(?:${EN_STRONG})(?:\\s|$)`);

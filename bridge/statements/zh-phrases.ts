@@ -6,7 +6,7 @@ export const SELF = "(self)";
 
 // Closed grammatical sets only: adverbs, possessives, demonstratives, classifiers, localisers, particles.
 export const ADVERBS = "(?:现在|目前|如今|仍然|依然|已经|一直|暂时|还|仍|已|都|也|就|又|再|才|先|是|最近|刚刚|刚|终于|最终|最后|总算|到底|正式)*";
-const LEADING_TIME = /^(?:今天|昨天|前天|明天|现在|目前|如今|刚才|刚刚|后来|之后|以后|今后|往后|从今以后|从现在起|最后|终于|其实|早上|晚上|上午|下午|中午|最近|上周|这周|本周|上个月|这个月|这阵子|这段时间)+/;
+const LEADING_TIME = /^(?:今天|昨天|前天|明天|现在|目前|如今|刚才|刚刚|后来|之后|以后|今后|往后|从今以后|从现在起|最后|终于|其实|早上|晚上|上午|下午|中午|最近|上周|这周|本周|下周|上个月|这个月|下个月|今年|去年|明年|这阵子|这段时间)+/;
 // Possessives before bare pronouns so "我的" is not cut to "的"; then demonstratives and
 // numeral + classifier ("这个", "一把", "一家"), which say which one, not what it is.
 const LEADING_NOISE =
@@ -47,9 +47,9 @@ export function normaliseSubject(raw: string): string {
 const REPORTED = /^.{1,8}?(?:通知|打电话来说|打电话来|发消息说|告诉我|说)(?=.{2,})/;
 // A topic comes first and the actor after it ("护照我放在…", "老花镜被我爸收到…", "租房合同已经转移到…"):
 // the thing is what precedes the actor, the passive marker or the adverb.
-const ACTOR = /^(.{2,}?)(?:被|让|叫|我们|我|你们|你|他们|他|她们|她|已经|现在|目前|刚刚|刚才|又|也|都|还|就|先|再)/;
+const ACTOR = /^(.{2,}?)(?:被|让|叫|我们|我|你们|你|他们|他|她们|她|已经|现在|目前|刚刚|刚才|后来|最近|这阵子|一直|以后|今后|之后|又|也|都|还|就|先|再|改(?=[放存挂停搁收塞摆]))/;
 // One placement verb left where the subject should be ("藏在地垫下面") means the subject was left out.
-const LONE_VERB = /^[放摆搁塞藏锁存停挂装留扔丢拿带收插夹晾搬挪移]$/;
+const LONE_VERB = /^[放摆搁塞藏锁存停挂装留扔丢拿带收插夹晾搬挪移戴穿供]$/;
 // Kinship terms are said doubled, with 老 or neither ("妹妹", "老妈", "妹"); "我妹那辆自行车" and "我妹自行车" are
 // "妹的自行车". A closed class of relations, like the pronouns; anything else before 的 stays as written.
 const DOUBLED_KIN = /(妈|爸|哥|姐|弟|妹|爷|奶|叔|姑|舅|姨)\1|老(妈|爸)/g;
@@ -80,7 +80,14 @@ function canonicalOwner(phrase: string): string {
  * null for another pronoun (unresolvable across memories), else the normalised name.
  */
 export function normalisePerson(raw: string): string | null {
-  const phrase = stripParticles(raw.replace(TRAILING_ADVERBS, "").replace(/^(?:今天|昨天|现在|目前|最近|后来|其实)+/, "").replace(/(?:只|仅|就|才|还|也|都)+$/, "").trim());
+  const phrase = stripParticles(
+    raw
+      .replace(TRAILING_ADVERBS, "")
+      .replace(/^(?:今天|昨天|现在|目前|最近|后来|其实|这阵子|这段时间|这几天)+/, "")
+      .replace(/(?:这阵子|这段时间|这几天|最近|后来|现在|目前|如今|以后|今后)$/, "")
+      .replace(/(?:只|仅|就|才|还|也|都)+$/, "")
+      .trim(),
+  );
   if (phrase === "") return "";
   // "这学期开始我", "以后我": a clause that opens on time words and then the speaker.
   if (/^.{0,8}?(?:我们|我)$/.test(phrase) && !/的(?:我们|我)$/.test(phrase)) return SELF;
@@ -104,9 +111,14 @@ export function endsOnLocaliser(raw: string): boolean {
   return LOCALISER.test(stripParticles(raw));
 }
 
-/** A place phrase: one that ends on a localiser ("鞋柜里") or names someone's place ("他那儿", "王阿姨家"). */
+// Head nouns of containers and premises ("保险柜", "后备箱", "修车铺", "车棚"): a closed, generic class of
+// where things are kept, never a thing itself. 车 is left out: "停车" is an action.
+const PLACE_HEAD = /(?:柜|箱|盒|匣|包|袋|架|桌|屉|库|棚|室|房|厅|铺|店|馆|站|院|楼|层|所|仓|屋|阁|台)$/;
+
+/** A place phrase: one that ends on a localiser ("鞋柜里"), names someone's place ("他那儿", "王阿姨家") or a container or premises ("保险柜"). */
 export function endsOnPlace(raw: string): boolean {
-  return endsOnLocaliser(raw) || /(?:那儿|那里|这儿|这里|那边|这边|家|处|手上|手里|身上)$/.test(stripParticles(raw));
+  const phrase = stripParticles(raw);
+  return endsOnLocaliser(raw) || /(?:那儿|那里|这儿|这里|那边|这边|家|处|手上|手里|身上)$/.test(phrase) || (phrase.length >= 2 && PLACE_HEAD.test(phrase));
 }
 
 function stripLeading(text: string): string {

@@ -165,8 +165,8 @@ export function buildReceipt(input: ReceiptInput): Receipt {
     lexical_recall_preserved: input.lexicalBaseline.every((c) => selectedDocs.has(c.doc)),
     dense_only_candidates: fused.filter((c) => c.lexicalRank === undefined).map(idOf),
     dense_suppression_boundary: "a dense-only candidate cannot by itself suppress a lexical candidate",
-    slots: input.slots.asked.map((asked) => {
-      const head = input.slots.heads.find((h) => slotKey(h.slot) === asked.key);
+    slots: input.slots.asked.map((asked, i) => {
+      const head = input.slots.current[i];
       return {
         kind: asked.kind,
         subject: asked.subject,

@@ -29,6 +29,8 @@ export interface SlotRecall {
   asked: AskedSlot[];
   /** The newest usable statement of each asked slot that no newer asked statement replaced, best match first. */
   heads: SlotEntry[];
+  /** For each asked slot, in order, its head when it is one of `heads` (under either of a merged pair's names). */
+  current: Array<SlotEntry | undefined>;
   /** The newest usable statement of an asked slot, newer than `afterMs`, whose value replaces `slot`'s. */
   newestReplacing(slot: StateSlot, afterMs: number): SlotEntry | undefined;
   /** The newest `limit` usable statements of the asked slots, oldest first. */
@@ -37,8 +39,10 @@ export interface SlotRecall {
 
 /** `usable(doc)`: live, in scope and not quarantined; only such statements are shown or replace anything. */
 export function recallSlots(index: SlotIndex, query: string, usable: (doc: number) => boolean): SlotRecall {
-  const asked = index.size === 0 ? [] : askedSlots(index, readSlotQuery(query));
-  const chains = asked.map((slot) => chainOf(index, slot).filter((entry) => usable(entry.doc)));
+  const slotQuery = index.size === 0 ? undefined : readSlotQuery(query);
+  const named = slotQuery === undefined ? [] : askedSlots(index, slotQuery);
+  const { asked, chains: allChains } = sameThingUnderTwoNames(named, named.map((slot) => chainOf(index, slot)));
+  const chains = allChains.map((chain) => chain.filter((entry) => usable(entry.doc)));
   const newest = chains.map((chain) => chain[chain.length - 1]);
   // In match order: the slot the query names exactly first ("钥匙" before "车钥匙", which may be another thing),
   // equally good matches newest first.
@@ -49,10 +53,12 @@ export function recallSlots(index: SlotIndex, query: string, usable: (doc: numbe
   return {
     asked,
     heads,
+    current: newest.map((entry) => (entry !== undefined && heads.includes(entry) ? entry : undefined)),
     newestReplacing(slot, afterMs) {
       let best: SlotEntry | undefined;
       chains.forEach((chain, i) => {
-        const member = sameSlot(slot, { ...asked[i], value: "" }) || chain.some((entry) => entry.slot === slot);
+        // A statement under either of a merged pair's names belongs to the chain.
+        const member = sameSlot(slot, { ...asked[i], value: "" }) || chain.some((entry) => entry.slot === slot || sameName(entry.slot, slot));
         if (!member) return;
         for (let at = chain.length - 1; at >= 0 && chain[at].timestampMs > afterMs; at--) {
           if (!valuesConflict(slot.kind, chain[at].slot.value, slot.value)) continue;
@@ -69,6 +75,53 @@ export function recallSlots(index: SlotIndex, query: string, usable: (doc: numbe
       return all.slice(Math.max(0, all.length - limit));
     },
   };
+}
+
+/**
+ * One thing under two names: an owner said or not ("儿子的家长会", "家长会"), an event with or without its head
+ * noun ("科目二考试", "科目二"; "dentist appointment", "dentist"). Their chains are read as one, so the newest
+ * statement under either name is the newest value. A compound name ("车钥匙") is another thing than its head
+ * ("钥匙") and is kept apart: people own both.
+ */
+function sameThingUnderTwoNames(asked: AskedSlot[], chains: SlotEntry[][]): { asked: AskedSlot[]; chains: SlotEntry[][] } {
+  // Each slot joins the group of the best-matched slot it names the same thing as.
+  const group = asked.map((_, i) => i);
+  const root = (i: number): number => (group[i] === i ? i : (group[i] = root(group[i])));
+  asked.forEach((long, i) => {
+    if (long.subject === SELF) return;
+    asked.forEach((short, j) => {
+      if (j === i || short.kind !== long.kind || short.attribute !== long.attribute) return;
+      // "儿子的家长会" is the 家长会, "科目二考试" is 科目二; "车钥匙" stays another key than 钥匙, even when asked by name.
+      if (!isOwnedName(short.subject, long.subject) && !(long.kind === "schedule" && isEventHead(short.subject, long.subject))) return;
+      const [a, b] = [root(i), root(j)];
+      if (a !== b) group[Math.max(a, b)] = Math.min(a, b);
+    });
+  });
+  const keep = asked.map((_, i) => root(i) === i);
+  const merged = chains.map((chain, i) =>
+    keep[i] ? chains.flatMap((other, j) => (root(j) === i ? other : [])).sort((a, b) => a.timestampMs - b.timestampMs || a.doc - b.doc) : chain,
+  );
+  return { asked: asked.filter((_, i) => keep[i]), chains: merged.filter((_, i) => keep[i]) };
+}
+
+function isOwnedName(short: string, long: string): boolean {
+  return short !== SELF && long.endsWith(`的${short}`) && short.length >= 2;
+}
+
+// An event keeps its name without its head noun or how often it recurs: "科目二考试" is 科目二, "dentist
+// appointment" the dentist, "weekly team meeting" the team meeting, "每周例会" the 例会.
+const RECURRENCE = /^(?:weekly|daily|monthly|annual|yearly|fortnightly|regular|usual|每周|每月|每天|每年|月度|年度|例行)\s?/;
+
+function isEventHead(short: string, long: string): boolean {
+  if (short === SELF || short.length >= long.length) return false;
+  if (long.replace(RECURRENCE, "") === short) return true;
+  if (!long.startsWith(short)) return false;
+  return /\p{Script=Han}/u.test(short) ? short.length >= 2 && long.length - short.length <= 2 : long.startsWith(`${short} `) && long.split(" ").length === short.split(" ").length + 1;
+}
+
+
+function sameName(a: StateSlot, b: StateSlot): boolean {
+  return a.kind === b.kind && a.subject === b.subject && a.attribute === b.attribute;
 }
 
 function replaces(newer: SlotEntry, older: SlotEntry): boolean {

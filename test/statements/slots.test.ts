@@ -173,6 +173,42 @@ describe("extractSlots", () => {
     expect(extractSlots("钥匙放在鞋柜里\r\nＫｅｙｓ ａｒｅ ｉｎ ｔｈｅ ｂｏｘ\r\n")).toEqual([location("钥匙", "鞋柜"), location("key", "box")]);
   });
 
+  it.each([
+    // a topic said first, commented on after a comma
+    ["护照嘛，放保险柜了。", [location("护照", "保险柜")]],
+    ["奶奶嘛，这阵子搬来北京跟我们住了。", [location("奶", "北京")]],
+    ["饮料的话，我最近只喝气泡水。", [slot("preference", SELF, "气泡水", "drink")]],
+    ["Snack-wise, it's dark chocolate these days.", [slot("preference", SELF, "dark chocolate", "snack")]],
+    // a thing handed to, or taken by, someone is with them
+    ["备用钥匙我交给楼下王阿姨保管了。", [location("备用钥匙", "楼下王阿姨那儿")]],
+    ["备用钥匙被我姐拿走了。", [location("备用钥匙", "姐那儿")]],
+    // the reporter is the he/she of a report
+    ["我老婆说下个月起她就在朝阳医院上班了。", [slot("workplace", "老婆", "朝阳医院")]],
+    ["Emma says she prefers Korean food over Thai now.", [slot("preference", "emma", "korean food", "~")]],
+    // a clause that names nobody is about whom the clause before named
+    ["我妈换号了，新号码13912345678。", [slot("contact", "妈", "13912345678", "phone")]],
+    ["Marco's moved on again — he's joined Pirelli.", [slot("workplace", "marco", "pirelli")]],
+    // the value said first and pointed back to
+    ["一万二千步，这是我现在每天的目标步数。", [state(SELF, "目标步数", "一万二千步")]],
+    ["湘菜，现在是我妹最爱的菜系。", [slot("preference", "妹", "湘菜", "菜系")]],
+    // a thousands separator is no clause break; future and progressive changes are changes
+    ["We negotiated it down; rent's £1,300 now.", [state(SELF, "rent", "£1,300")]],
+    ["My landlord says the rent is going up to £1,350 next month.", [state(SELF, "rent", "£1,350")]],
+    ["Leo's teacher says his lesson is going to be Saturday at 11.", [slot("schedule", "leo teacher lesson", "saturday at 11")]],
+    // workplace and home said as an attribute
+    ["我哥的公司换成了腾讯。", [slot("workplace", "哥", "腾讯")]],
+    ["My sister's home is now in Oslo.", [slot("residence", "sister", "oslo")]],
+  ])("reads %s", (text, slots) => {
+    expect(extractSlots(text)).toEqual(slots);
+  });
+
+  it.each(["零花钱嘛，我们还没商量好。", "As for the tent, no idea.", "我只是问问", "I stopped at the shop.", "我在公园生活得很开心", "我去超市买菜了"])(
+    "reads no slot out of %s",
+    (text) => {
+      expect(extractSlots(text)).toEqual([]);
+    },
+  );
+
   it("keeps a one-character place whole rather than cutting it to its localiser", () => {
     expect(extractSlots("钥匙在楼上")).toEqual([location("钥匙", "楼上")]);
     expect(extractSlots("钥匙在楼下")).toEqual([location("钥匙", "楼下")]);

@@ -142,6 +142,32 @@ describe("changes that are not locations", () => {
     store.close();
   });
 
+  it.each([
+    ["an owner said or not", ["儿子的家长会在周四晚上7点", "家长会延期到下周五下午"], ["儿子家长会什么时候", "家长会是几点？"]],
+    ["an event without its head noun", ["科目二考试约在了11月20号", "科目二又提前了，提前到11月18号上午"], ["驾照科目二考试在哪天", "科目二考试是什么时候"]],
+    ["how often it recurs", ["Our weekly team meeting is Mondays at 10", "They moved the team meeting to Friday at 4pm"], ["what time is the weekly team meeting", "When is the team meeting?"]],
+  ])("reads one thing under two names as one slot (%s)", (_name, [older, newer], queries) => {
+    const store = openStore();
+    capture(store, [{ user: older }, { user: newer }]);
+    for (const query of queries) {
+      const { results, receipt } = search(store, query);
+      expect(results[0].id).toBe(user(1));
+      expect(receipt.conflicts.map((c: { id: string }) => c.id)).toEqual([user(0)]);
+      expect(receipt.slots[0].current_id).toBe(user(1));
+    }
+    store.close();
+  });
+
+  it.each([
+    ["zh", ["护照放在保险柜里。", "护照现在在我妈那儿。"], "护照还在保险柜里吗？"],
+    ["en", ["Priya works at Unilever.", "Priya joined Monzo."], "Does Priya still work at Unilever?"],
+  ])("answers 'is it still…?' with the newest value (%s)", (_lang, [older, newer], query) => {
+    const store = openStore();
+    capture(store, [{ user: older }, { user: newer }]);
+    expect(search(store, query).results[0].id).toBe(user(1));
+    store.close();
+  });
+
   it("never lets an assistant's stale restatement become the newest value, but follows one that restates its turn", () => {
     const store = openStore();
     capture(store, [
