@@ -66,6 +66,28 @@ describe("the plugin in the real DSH agent loop", () => {
     expect(sources.slice(-2)).toEqual(["user", "dsh-dream"]);
   });
 
+  it("still recalls a fact first in session 3 after session 2 asked about it and was told 'I don't know'", async () => {
+    await host.boot(config());
+    await host.createAgent("s-1");
+    await host.turn("s-1", "我把护照放在书桌抽屉里了。", [{ text: "好的，记下了。" }]);
+    await host.createAgent("s-2");
+    await host.turn("s-2", "护照在哪里？", [{ text: "抱歉，我不知道。" }]);
+    const client = BridgeClient.fromDataDir(dataDir);
+    await waitFor(() => bridgeRecords(client), (r) => r.length === 4);
+
+    await host.createAgent("s-3");
+    const third = await host.turn("s-3", "我的护照在哪里？", [{ text: "在书桌抽屉里。" }]);
+    const recalled = recallMessage(third.requests[0]!)?.text ?? "";
+    const first = /<memory-([0-9a-f]{12}) n="1"[^>]*>([\s\S]*?)<\/memory-\1>/.exec(recalled);
+    expect(first?.[2]).toContain("我把护照放在书桌抽屉里了。");
+    // The bare replies carry nothing: neither the acknowledgement nor the non-answer reaches the model.
+    expect(recalled).not.toContain("抱歉，我不知道。");
+    expect(recalled).not.toContain("好的，记下了。");
+    const { receipt } = await client.call<{ receipt: Record<string, any> }>("receipt", {});
+    expect(receipt.conflicts).toEqual([]);
+    expect(receipt.slots).toEqual([expect.objectContaining({ kind: "location", subject: "护照", current_id: "turn:s-1:1:user" })]);
+  });
+
   it("does not repeat memories already in the conversation, and says so in the receipt", async () => {
     await host.boot(config());
     await host.createAgent("s-a");
