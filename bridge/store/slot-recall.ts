@@ -16,6 +16,8 @@ const MAX_HEADS = 3;
 const EXACT_BONUS = 100;
 const ATTRIBUTE_BONUS = 10;
 const SELF_MATCH = 1;
+// "Where does my aunt work?": "work" names the kind more closely than "where" does.
+const KIND_BONUS = 3;
 
 export interface AskedSlot {
   key: string;
@@ -120,8 +122,10 @@ function isEventHead(short: string, long: string): boolean {
 }
 
 
+// Two weak preferences ("~") share a key but not a category: only the same value makes them one member.
 function sameName(a: StateSlot, b: StateSlot): boolean {
-  return a.kind === b.kind && a.subject === b.subject && a.attribute === b.attribute;
+  if (a.kind !== b.kind || a.subject !== b.subject || a.attribute !== b.attribute) return false;
+  return !isWeakCategory(a.attribute) || bare(a.value) === bare(b.value);
 }
 
 function replaces(newer: SlotEntry, older: SlotEntry): boolean {
@@ -187,13 +191,18 @@ function askedSlots(index: SlotIndex, query: SlotQuery): AskedSlot[] {
     const fits = asksForKind(slot, query.kinds);
     if (!fits && !(attributeScore > 0 && (slot.kind === "contact" || slot.kind === "preference"))) continue;
     const chain = index.chain(key);
-    scored.push({ slot, score: subjectScore + attributeScore, fits, newest: chain[chain.length - 1]?.timestampMs ?? 0 });
+    scored.push({ slot, score: subjectScore + attributeScore + (fitsSpecifically(slot, query.kinds) ? KIND_BONUS : 0), fits, newest: chain[chain.length - 1]?.timestampMs ?? 0 });
   }
   const fitting = scored.filter((s) => s.fits);
   return (fitting.length > 0 ? fitting : scored)
     .sort((a, b) => b.score - a.score || b.newest - a.newest || (a.slot.key < b.slot.key ? -1 : 1))
     .slice(0, MAX_ASKED_SLOTS)
     .map((s) => s.slot);
+}
+
+/** Whether a question word other than a bare "where" points at this slot's kind ("work", "live", "when"). */
+function fitsSpecifically(slot: AskedSlot, kinds: ReadonlySet<SlotKind>): boolean {
+  return slot.kind === "location" ? kinds.has("residence") : kinds.has(slot.kind);
 }
 
 /** Whether the query's question words point at this slot's kind. Where the speaker lives needs "住"/"live", not just "where". */

@@ -158,6 +158,14 @@ describe("changes that are not locations", () => {
     store.close();
   });
 
+  it("answers where someone works with their workplace even when where they live changed later", () => {
+    const store = openStore();
+    capture(store, [{ user: "My aunt now works at Wonka." }, { user: "My aunt lives in Leeds now." }]);
+    expect(search(store, "Where does my aunt work now?").results[0].id).toBe(user(0));
+    expect(search(store, "Where does my aunt live?").results[0].id).toBe(user(1));
+    store.close();
+  });
+
   it.each([
     ["zh", ["护照放在保险柜里。", "护照现在在我妈那儿。"], "护照还在保险柜里吗？"],
     ["en", ["Priya works at Unilever.", "Priya joined Monzo."], "Does Priya still work at Unilever?"],

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { headsOf, SlotIndex, slotKey, type SlotEntry } from "../../bridge/store/slot-index";
-import type { StateSlot } from "../../bridge/statements/slots";
+import { SELF, type StateSlot } from "../../bridge/statements/slots";
+import { recallSlots } from "../../bridge/store/slot-recall";
 
 const at = (subject: string, value: string, kind: StateSlot["kind"] = "location"): StateSlot => ({ kind, subject, value });
 const chainOf = (index: SlotIndex, slot: StateSlot) => index.chain(slotKey(slot)).map((e) => [e.doc, e.slot.value]);
@@ -67,5 +68,23 @@ describe("SlotIndex", () => {
         expect(live.size).toBe(rebuilt.size);
       }),
     );
+  });
+});
+
+describe("recallSlots", () => {
+  const pref = (attribute: string, value: string): StateSlot => ({ kind: "preference", subject: SELF, attribute, value });
+
+  it("lets a liking of unknown category be replaced only by a value of its own named category, never by another liking", () => {
+    const index = new SlotIndex();
+    index.add(1, 100, [pref("instrument", "piano")]);
+    index.add(2, 200, [pref("~", "olives")]);
+    index.add(3, 300, [pref("~", "piano")]);
+    index.add(4, 400, [pref("instrument", "violin")]);
+    const recall = recallSlots(index, "What's my favourite instrument?", () => true);
+    expect(recall.asked.map((a) => a.attribute)).toEqual(["instrument"]);
+    // "piano" (weak) belongs to the instrument chain because that chain held piano: violin replaces it.
+    expect(recall.newestReplacing(pref("~", "piano"), 300)?.doc).toBe(4);
+    // "olives" was never an instrument: nothing in the instrument chain replaces it.
+    expect(recall.newestReplacing(pref("~", "olives"), 200)).toBeUndefined();
   });
 });
