@@ -6,7 +6,7 @@ import type { FusedCandidate } from "../index/fuse";
 /**
  * Two candidates whose retriever scores are within this share of each other (and which hold the same query
  * terms) are near-equals: the rankers cannot tell them apart, so in latest mode the newer ranks first.
- * Measured on LoCoMo dev and MADial-Bench-zh (docs/design.md): ALL@10 is the same for 0 to 0.1.
+ * Measured on LoCoMo dev and MADial-Bench-zh (docs/design.md): ALL@10 63.2 / 40.0 at 0, 63.2 / 40.6 at 0.05 and 0.1.
  */
 export const RECENCY_TOLERANCE = 0.05;
 
