@@ -164,19 +164,22 @@ export class Bm25Index {
   }
 
   /**
-   * Which of `tokens` live doc `doc` holds: bit i is set when it holds tokens[i] (the first 30 count). Read from
-   * the doc's forward list, so it costs the doc's distinct terms, not a posting scan.
+   * For a query's `tokens`, which of them a live doc holds: bit i is set when it holds tokens[i] (the first 30
+   * count). Term ids are looked up once; each doc is read from its forward list, so a call costs the doc's
+   * distinct terms, not a posting scan.
    */
-  termMask(doc: number, tokens: readonly string[]): number {
-    if (this.state[doc] !== LIVE) return 0;
+  termMasker(tokens: readonly string[]): (doc: number) => number {
     const bits = new Map<number, number>();
     tokens.slice(0, 30).forEach((token, i) => {
       const term = this.termIds.get(token);
       if (term !== undefined) bits.set(term, (bits.get(term) ?? 0) | (1 << i));
     });
-    let mask = 0;
-    for (let i = this.fwdStart[doc], end = i + this.fwdCount[doc]; i < end; i++) mask |= bits.get(this.fwdTerms[i]) ?? 0;
-    return mask;
+    return (doc) => {
+      if (this.state[doc] !== LIVE) return 0;
+      let mask = 0;
+      for (let i = this.fwdStart[doc], end = i + this.fwdCount[doc]; i < end; i++) mask |= bits.get(this.fwdTerms[i]) ?? 0;
+      return mask;
+    };
   }
 
   /** A versioned binary snapshot; vacuums first so the snapshot holds one packed segment. */

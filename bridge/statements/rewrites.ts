@@ -40,7 +40,8 @@ const THIS_IS_ZH = /^这(?:是|就是|才是)(.+)$/;
 const NOW_IS_ZH = /^(?:现在|如今|目前)?(?:已经)?(?:是|成了|成为了?)(.+)$/;
 // A topic said first and commented on ("护照嘛，放保险柜了", "饮料的话，我最近只喝气泡水", "Snack-wise, it's…").
 const TOPIC_ZH = /^(.{1,10}?)(?:嘛|啊|呀|呢|的话|吧|么)$/;
-const TOPIC_EN = /^(?:[a-z]+-wise|as for .{2,30}|when it comes to .{2,30}|for .{2,20})$/;
+// "For now," and "for a while," say when, not what about.
+const TOPIC_EN = /^(?:[a-z]+-wise|as for .{2,30}|when it comes to .{2,30}|for (?!now$|the moment$|a while$|good$|once$|today$|tonight$|the time being$).{2,20})$/;
 
 /** `text` in the plain word order when it is a cleft the patterns cannot read as it stands. */
 export function rewriteCleft(text: string): string {
@@ -70,7 +71,11 @@ export function withTopic(text: string, before: string): string | undefined {
     // "饮料的话" keeps its marker: a preference reads the category from it.
     return `${before.endsWith("的话") ? before : topic[1]}${text}`;
   }
-  return TOPIC_EN.test(before) ? `${before}, ${text}` : undefined;
+  if (!TOPIC_EN.test(before)) return undefined;
+  // "As for the tent, it's in the garage": the comment's it/they is the topic.
+  const named = /^(?:as for|when it comes to|for)\s+(.+)$/.exec(before);
+  if (named && /^(?:it|they)(?:'s|'re|\s)/.test(text)) return text.replace(/^(?:it|they)(?='s|'re|\s)/, named[1]);
+  return `${before}, ${text}`;
 }
 
 /** A short phrase that names a value on its own and could be pointed back to ("鞋柜最下面一层", "next monday at 9:30"). */

@@ -80,16 +80,20 @@ function readClause(text: string, before: string | undefined): StateSlot | undef
   const pointed = before !== undefined && isBarePhrase(before) ? resolveDeictic(text, before) : undefined;
   const resolved = pointed === undefined ? undefined : slotOfClause(pointed);
   if (resolved) return resolved;
-  // "护照嘛，放保险柜了", "奶奶嘛，这阵子搬来北京了": the topic said first is what the comment is about, and a
-  // comment without a subject of its own must not be read as the speaker's.
-  const topical = before === undefined ? undefined : withTopic(text, before);
-  const commented = topical === undefined ? undefined : slotOfClause(rewriteCleft(topical));
-  if (commented) return commented;
-  // "我哥离开华为，加盟了小米": a clause opening on a job-change verb continues the one before it.
-  const continued = before !== undefined && JOB_MOVE_OPENING.test(text) && HAN.test(before) ? slotOfClause(before + text) : undefined;
-  if (continued) return continued;
   const found = slotOfClause(rewriteCleft(text));
-  if (found && !isDeictic(found.value)) return found;
+  const alone = found && !isDeictic(found.value) ? found : undefined;
+  if (alone && !leansOnBefore(alone, text)) return alone;
+  if (before !== undefined) {
+    // "护照嘛，放保险柜了", "奶奶嘛，这阵子搬来北京了", "As for the tent, it's in the garage": the topic said
+    // first is what the comment is about.
+    const topical = withTopic(text, before);
+    const commented = topical === undefined ? undefined : slotOfClause(rewriteCleft(topical));
+    if (commented) return commented;
+    // "我哥离开华为，加盟了小米": a clause opening on a job-change verb continues the one before it.
+    const continued = JOB_MOVE_OPENING.test(text) && HAN.test(before) ? slotOfClause(before + text) : undefined;
+    if (continued) return continued;
+  }
+  if (alone) return alone;
   // "周会时间又变了：周五下午4点": a colon parts what changed from the new value.
   if (COLON.test(text)) {
     const at = COLON.exec(text)!.index;
@@ -119,7 +123,17 @@ function resolvePronoun(text: string, frame: SlotFrame | undefined): string {
   return text.replace(/^(?:he|she)(?=\s|'s)/, frame.subject).replace(/\b(?:his|her)\s+(?=favou?rite|new|current|phone|number|email|address)/, `${frame.subject}'s `);
 }
 
-const FIRST_PERSON = /我|咱|俺|\b(?:i|me|my|mine|we|our|us)\b|\bi'/;
+// The speaker as the clause's subject: first after any time words ("这阵子我…", "lately i…"), or "my"
+// anywhere ("新号码是我的"). "跟我们住了" names the speaker only as company.
+const FIRST_PERSON = /^(?:现在|目前|如今|最近|这阵子|这段时间|后来|以后|今年|去年|上个月|上周|昨天|今天|刚刚|刚才)*(?:我|咱|俺)|\b(?:my|mine|our)\b|^(?:[a-z]+\s+){0,3}?(?:i|we)(?:'|\s|$)/;
+
+/**
+ * A clause read on its own stands unless it leans on the clause before: it names nobody and so reads as the
+ * speaker's without saying "I" ("加盟了小米", "这阵子搬来北京了"), or likes something of no named category.
+ */
+function leansOnBefore(slot: StateSlot, text: string): boolean {
+  return (slot.subject === SELF && !FIRST_PERSON.test(text)) || (slot.kind === "preference" && isWeakCategory(slot.attribute));
+}
 
 function samePlaceFamily(a: string, b: string): boolean {
   const place = new Set(["location", "residence"]);

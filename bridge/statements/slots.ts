@@ -32,7 +32,7 @@ export function predicateOf(kind: SlotKind): SlotKind {
 /**
  * Same predicate, same subject and same attribute, by name: only then is a newer value a change of the same
  * state. "车钥匙" and "钥匙" may be two things, so neither replaces the other; a query about 钥匙 still
- * finds both (see sameThing), newest first.
+ * finds both (the slot index looks slots up by every head of their subject, see isHead), newest first.
  */
 export function sameSlot(a: StateSlot, b: StateSlot): boolean {
   // Two preferences of unknown category ("I prefer olives now", "I prefer tulips now") may be about anything.
@@ -41,19 +41,10 @@ export function sameSlot(a: StateSlot, b: StateSlot): boolean {
 }
 
 /**
- * Equal, or the shorter is the head of the longer: a question about "马克杯" may mean "蓝色马克杯", and
- * one about "keys" the "car keys". One Han character or a partial English word is too weak a head
- * ("车" in "车库", "keys" in "monkeys"), so those must match exactly.
+ * Whether `short`, a suffix of `long`, is strong enough to name the same thing: a question about "马克杯" may
+ * mean "蓝色马克杯", one about "keys" the "car keys". One Han character or a partial English word is too weak
+ * a head ("车" in "车库", "keys" in "monkeys").
  */
-export function sameThing(a: string, b: string): boolean {
-  if (a === "" || b === "") return false;
-  if (a === b) return true;
-  const [short, long] = a.length < b.length ? [a, b] : [b, a];
-  if (!long.endsWith(short)) return false;
-  return isHead(short, long);
-}
-
-/** Whether `short`, a suffix of `long`, is strong enough to name the same thing (see sameThing). */
 export function isHead(short: string, long: string): boolean {
   if (HAN.test(short[0])) return (short.match(HAN_ALL)?.length ?? 0) >= 2;
   return long.length === short.length || long[long.length - short.length - 1] === " ";

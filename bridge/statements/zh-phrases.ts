@@ -107,7 +107,7 @@ export function normaliseValue(raw: string): string {
   return stripParticles(stripLeading(raw)).trim();
 }
 
-export function endsOnLocaliser(raw: string): boolean {
+function endsOnLocaliser(raw: string): boolean {
   return LOCALISER.test(stripParticles(raw));
 }
 

@@ -125,6 +125,7 @@ function withSlotStatements(fused: FusedCandidate[], slotOrder: ReadonlyMap<numb
 function rankingFacts(view: SearchView, terms: string[], slotOrder: ReadonlyMap<number, number>): RankingFacts {
   const masks = new Map<number, number>();
   const tiers = new Map<number, Tier>();
+  const maskOf = view.bm25.termMasker(terms);
   return {
     tier: (c) => {
       let tier = tiers.get(c.doc);
@@ -135,7 +136,7 @@ function rankingFacts(view: SearchView, terms: string[], slotOrder: ReadonlyMap<
     timestampMs: (c) => view.record(c.doc)!.timestamp_ms,
     termMask: (c) => {
       let mask = masks.get(c.doc);
-      if (mask === undefined) masks.set(c.doc, (mask = view.bm25.termMask(c.doc, terms)));
+      if (mask === undefined) masks.set(c.doc, (mask = maskOf(c.doc)));
       return mask;
     },
   };

@@ -96,7 +96,7 @@ export class SlotIndex {
 
 const EMPTY: ReadonlySet<string> = new Set();
 
-/** The phrase itself and every suffix of it that sameThing accepts as naming the same thing. */
+/** The phrase itself and every suffix of it that isHead accepts as naming the same thing. */
 export function headsOf(phrase: string): string[] {
   const heads = [phrase];
   for (let i = 1; i < phrase.length; i++) {

@@ -6,7 +6,7 @@ import { readSlotQuery, visitPhrases, type QueryPhrase, type SlotQuery } from ".
 import { SELF, sameSlot, type SlotKind, type StateSlot } from "../statements/slots";
 import { isKinship } from "../statements/zh-phrases";
 import { valuesConflict } from "../statements/values";
-import type { SlotEntry, SlotIndex } from "./slot-index";
+import { slotKey, type SlotEntry, type SlotIndex } from "./slot-index";
 
 // A question names one or two things; more matches mean the phrases matched incidental words.
 const MAX_ASKED_SLOTS = 4;
@@ -60,7 +60,7 @@ export function recallSlots(index: SlotIndex, query: string, usable: (doc: numbe
       let best: SlotEntry | undefined;
       chains.forEach((chain, i) => {
         // A statement under either of a merged pair's names belongs to the chain.
-        const member = sameSlot(slot, { ...asked[i], value: "" }) || chain.some((entry) => entry.slot === slot || sameName(entry.slot, slot));
+        const member = sameSlot(slot, { ...asked[i], value: "" }) || chain.some((entry) => sameName(entry.slot, slot));
         if (!member) return;
         for (let at = chain.length - 1; at >= 0 && chain[at].timestampMs > afterMs; at--) {
           if (!valuesConflict(slot.kind, chain[at].slot.value, slot.value)) continue;
@@ -121,11 +121,9 @@ function isEventHead(short: string, long: string): boolean {
   return /\p{Script=Han}/u.test(short) ? short.length >= 2 && long.length - short.length <= 2 : long.startsWith(`${short} `) && long.split(" ").length === short.split(" ").length + 1;
 }
 
-
 // Two weak preferences ("~") share a key but not a category: only the same value makes them one member.
 function sameName(a: StateSlot, b: StateSlot): boolean {
-  if (a.kind !== b.kind || a.subject !== b.subject || a.attribute !== b.attribute) return false;
-  return !isWeakCategory(a.attribute) || bare(a.value) === bare(b.value);
+  return slotKey(a) === slotKey(b) && (!isWeakCategory(a.attribute) || bare(a.value) === bare(b.value));
 }
 
 function replaces(newer: SlotEntry, older: SlotEntry): boolean {

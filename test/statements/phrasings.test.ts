@@ -72,7 +72,7 @@ describe.each(SETS)("the %s phrasing set", (_name, sets, floors) => {
     expect(unknown.filter((text) => read(text, "assistant").act === "acknowledgement").length / unknown.length).toBeGreaterThanOrEqual(0.8);
   });
 
-  it("keeps actions out of the slot index, but for the known limits", () => {
+  it("reads no state out of an action, but for the known limits", () => {
     const read_as_state = all("actions").filter((text) => read(text).slots.length > 0);
     expect(read_as_state.filter((text) => !KNOWN_ACTION_SLOTS.includes(text))).toEqual([]);
   });

@@ -35,7 +35,7 @@ describe("SlotIndex", () => {
     expect(index.has(1)).toBe(false);
   });
 
-  it("names the heads sameThing accepts: two Han characters or whole English words", () => {
+  it("names the heads isHead accepts: two Han characters or whole English words", () => {
     expect(headsOf("蓝色马克杯")).toEqual(["蓝色马克杯", "色马克杯", "马克杯", "克杯"]);
     expect(headsOf("spare car key")).toEqual(["spare car key", "car key", "key"]);
   });
