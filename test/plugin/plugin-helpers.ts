@@ -54,6 +54,14 @@ export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boo
   throw new Error(`timed out; last value ${JSON.stringify(last)?.slice(0, 2000)}; last error ${String(lastError)}`);
 }
 
+/**
+ * A client for the bridge the plugin started for `dataDir`, once its bridge file is there: the plugin starts
+ * the bridge in the background, and on a loaded machine the first turn can return before it is up.
+ */
+export function bridgeClient(dataDir: string): Promise<BridgeClient> {
+  return waitFor(async () => BridgeClient.fromDataDir(dataDir), () => true);
+}
+
 /** Stops a bridge left running in a test's data directory (the plugin normally stops its own). */
 export async function stopPluginBridge(dataDir: string): Promise<void> {
   const file = path.join(dataDir, "bridge.json");

@@ -3,11 +3,10 @@
 // errored and sub-agent turns.
 import fs from "node:fs";
 import path from "node:path";
-import { BridgeClient } from "../../bridge/client/bridge-client";
 import { ChromaCollections } from "../../bridge/chroma/chroma-collections";
 import { writeTinyModel } from "../embed/tiny-model";
 import { recallMessage, type DshHost } from "./dsh-host-driver";
-import { bridgeRecords, closePluginHome, newPluginHome, waitFor, type ExportedRecord, type PluginHome } from "./plugin-helpers";
+import { bridgeClient, bridgeRecords, closePluginHome, newPluginHome, waitFor, type ExportedRecord, type PluginHome } from "./plugin-helpers";
 
 const MODEL = "dream-test/tiny-bert-32";
 
@@ -38,7 +37,7 @@ describe("the plugin in the real DSH agent loop", () => {
     await host.turn("s-a", "我把蓝色马克杯放在书房的窗台上了。", [{ text: "好的，记住了：蓝色马克杯在书房的窗台上。" }]);
     await host.turn("s-a", "My favourite tea is oolong, remember that too.", [{ text: "Noted: oolong is your favourite tea." }]);
 
-    const client = BridgeClient.fromDataDir(dataDir);
+    const client = await bridgeClient(dataDir);
     const records = await waitFor(() => bridgeRecords(client), (r) => r.length === 4);
     expect(records.map((r) => [r.id, r.source_type, r.session_id, r.turn, r.text])).toEqual([
       ["turn:s-a:1:user", "user_message", "s-a", 1, "我把蓝色马克杯放在书房的窗台上了。"],
@@ -72,7 +71,7 @@ describe("the plugin in the real DSH agent loop", () => {
     await host.turn("s-1", "我把护照放在书桌抽屉里了。", [{ text: "好的，记下了。" }]);
     await host.createAgent("s-2");
     await host.turn("s-2", "护照在哪里？", [{ text: "抱歉，我不知道。" }]);
-    const client = BridgeClient.fromDataDir(dataDir);
+    const client = await bridgeClient(dataDir);
     await waitFor(() => bridgeRecords(client), (r) => r.length === 4);
 
     await host.createAgent("s-3");
@@ -92,7 +91,7 @@ describe("the plugin in the real DSH agent loop", () => {
     await host.boot(config());
     await host.createAgent("s-a");
     await host.turn("s-a", "我把蓝色马克杯放在书房的窗台上了。", [{ text: "好的。" }]);
-    const client = BridgeClient.fromDataDir(dataDir);
+    const client = await bridgeClient(dataDir);
     await waitFor(() => bridgeRecords(client), (r) => r.length === 2);
 
     const again = await host.turn("s-a", "蓝色马克杯在哪里？", [{ text: "在书房的窗台上。" }]);
@@ -113,7 +112,7 @@ describe("the plugin in the real DSH agent loop", () => {
     await host.turn("s-f", "顺便说一下，钥匙放在鞋柜里。", [{ tool: "holo_remember", args: { fact: "钥匙放在鞋柜里" } }, { text: "记住了，钥匙在鞋柜里。" }]);
     await host.turn("s-f", "今天天气不错。", [{ text: "是的。" }]);
 
-    const client = BridgeClient.fromDataDir(dataDir);
+    const client = await bridgeClient(dataDir);
     await waitFor(() => bridgeRecords(client), (r) => r.length >= 3);
     await new Promise((resolve) => setTimeout(resolve, 500)); // the second turn, were it written, would be there by now
     const records = await bridgeRecords(client);
@@ -134,7 +133,7 @@ describe("the plugin in the real DSH agent loop", () => {
     const sub = await host.turn("sub-1", "子任务：列出会议。", [{ text: "子任务完成。" }]);
     expect(recallMessage(sub.requests[0]!)).toBeUndefined();
 
-    const client = BridgeClient.fromDataDir(dataDir);
+    const client = await bridgeClient(dataDir);
     const records = await waitFor(() => bridgeRecords(client), (r) => r.length >= 1);
     await new Promise((resolve) => setTimeout(resolve, 500));
     const all: ExportedRecord[] = await bridgeRecords(client);

@@ -3,10 +3,9 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { BridgeClient } from "../../bridge/client/bridge-client";
 import { isProcessAlive } from "../../bridge/store/lock";
 import { recallMessage, type DshHost } from "./dsh-host-driver";
-import { bridgeRecords, closePluginHome, newPluginHome, waitFor, type PluginHome } from "./plugin-helpers";
+import { bridgeClient, bridgeRecords, closePluginHome, newPluginHome, waitFor, type PluginHome } from "./plugin-helpers";
 
 function getJson(port: number, route: string): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
@@ -48,7 +47,7 @@ describe("the plugin's lifecycle in the real DSH host", () => {
     await host.createAgent("s-1");
     const first = await host.turn("s-1", "我的猫叫年糕。", [{ text: "好可爱的名字。" }]);
     expect(first.requests[0]!.tools).toEqual(["holo_forget", "holo_receipt", "holo_remember", "holo_search", "holo_timeline"]);
-    const client = BridgeClient.fromDataDir(dataDir);
+    const client = await bridgeClient(dataDir);
     await waitFor(() => bridgeRecords(client), (r) => r.length === 2);
     const status = await getJson(webPort!, "/_dsh/holo-memory/status");
     expect(status.status).toBe(200);
@@ -76,7 +75,7 @@ describe("the plugin's lifecycle in the real DSH host", () => {
     await host.boot({ enabled: true, holographic: true, embedding: { provider: "off" }, recall: { timeBudgetMs: 400 } });
     await host.createAgent("s-2");
     await host.turn("s-2", "会议改到周五下午三点。", [{ text: "好的，周五下午三点。" }]);
-    const client = BridgeClient.fromDataDir(dataDir);
+    const client = await bridgeClient(dataDir);
     await waitFor(() => bridgeRecords(client), (r) => r.length === 2);
     await host.createAgent("s-3");
 
@@ -97,7 +96,7 @@ describe("the plugin's lifecycle in the real DSH host", () => {
     await host.boot({ enabled: true, holographic: true, embedding: { provider: "off" }, recall: { timeBudgetMs: 400 } });
     await host.createAgent("s-4");
     await host.turn("s-4", "我住在杭州。", [{ text: "杭州很美。" }]);
-    const first = BridgeClient.fromDataDir(dataDir);
+    const first = await bridgeClient(dataDir);
     await waitFor(() => bridgeRecords(first), (r) => r.length === 2);
 
     const killed = bridgePid(dataDir);
@@ -107,7 +106,7 @@ describe("the plugin's lifecycle in the real DSH host", () => {
     expect(turn.unplayed).toBe(0);
     expect(turn.elapsedMs).toBeLessThan(400 + 3000);
 
-    const restarted = await waitFor(async () => BridgeClient.fromDataDir(dataDir), () => true, 30_000);
+    const restarted = await bridgeClient(dataDir);
     const records = await waitFor(() => bridgeRecords(restarted), (r) => r.length === 4, 60_000);
     expect(records.map((r) => r.text)).toEqual(["我住在杭州。", "杭州很美。", "我住在哪里？", "杭州。"]);
     expect(bridgePid(dataDir)).not.toBe(killed);

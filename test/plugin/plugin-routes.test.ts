@@ -3,11 +3,10 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { BridgeClient } from "../../bridge/client/bridge-client";
 import { writeTinyModel } from "../embed/tiny-model";
 import { OpenAiEmbeddingsServer } from "../fixtures/openai-embeddings-server";
 import type { DshHost } from "./dsh-host-driver";
-import { bridgeRecords, closePluginHome, newPluginHome, waitFor, type PluginHome } from "./plugin-helpers";
+import { bridgeClient, bridgeRecords, closePluginHome, newPluginHome, waitFor, type PluginHome } from "./plugin-helpers";
 
 const SECRET = "sk-test-secret-4242";
 
@@ -69,7 +68,7 @@ describe("the plugin's settings routes on DSH's web server", () => {
 
     const on = await host.turn("s-1", "我最喜欢的茶是乌龙茶。", [{ text: "记住了。" }]);
     expect(on.requests[0]!.tools).toEqual(["holo_forget", "holo_receipt", "holo_remember", "holo_search", "holo_timeline"]);
-    await waitFor(async () => bridgeRecords(BridgeClient.fromDataDir(dataDir)), (r) => r.length === 2);
+    await waitFor(async () => bridgeRecords(await bridgeClient(dataDir)), (r) => r.length === 2);
     expect(JSON.parse(fs.readFileSync(path.join(dataDir, "bridge-config.json"), "utf8")).embedding).toEqual({
       provider: "off",
       reembed_on_dimension_mismatch: true,
@@ -120,7 +119,7 @@ describe("the plugin's settings routes on DSH's web server", () => {
       expect(answer.json.secrets).toEqual({ embeddingApiKey: { set: true } });
       await host.createAgent("s-k");
       await host.turn("s-k", "我的护照号码不告诉你。", [{ text: "好的。" }]);
-      const client = BridgeClient.fromDataDir(dataDir);
+      const client = await bridgeClient(dataDir);
       const status = await waitFor(() => client.call<Record<string, any>>("status", {}), (s) => s.embedding.coverage.current_vectors === 2);
       expect(status.embedding).toMatchObject({ provider: "openai_compatible", model: "test-embed", state: "ready" });
       expect(provider.requests.length).toBeGreaterThan(0);

@@ -2,7 +2,7 @@
 // tool, the tool talks to the real bridge, and its result reaches the model's next request.
 import { BridgeClient } from "../../bridge/client/bridge-client";
 import type { DshHost, ModelRequest } from "./dsh-host-driver";
-import { bridgeRecords, closePluginHome, newPluginHome, waitFor, type PluginHome } from "./plugin-helpers";
+import { bridgeClient, bridgeRecords, closePluginHome, newPluginHome, waitFor, type PluginHome } from "./plugin-helpers";
 
 /** The text of the tool result the model was sent in `request` (the last tool-result message). */
 function toolResult(request: ModelRequest): string {
@@ -25,7 +25,7 @@ describe("the memory tools in the real DSH agent loop", () => {
     await host.turn("s-1", "今天买了一个蓝色马克杯，放在书房的窗台上。", [{ text: "好的。" }]);
     await host.turn("s-1", "蓝色马克杯摔碎了。", [{ text: "真可惜。" }]);
     await host.turn("s-1", "又买了一个蓝色马克杯，放在厨房的架子上。", [{ text: "记住了。" }]);
-    client = BridgeClient.fromDataDir(home.dataDir);
+    client = await bridgeClient(home.dataDir);
     await waitFor(() => bridgeRecords(client), (r) => r.length === 6);
     await host.createAgent("s-2");
   });

@@ -6,7 +6,7 @@ import type { Page, Response } from "playwright-core";
 import { BridgeClient } from "../../../bridge/client/bridge-client";
 import { writeTinyModel } from "../../embed/tiny-model";
 import { tempDir } from "../../store/helpers";
-import { stopPluginBridge, waitFor } from "../plugin-helpers";
+import { bridgeClient, stopPluginBridge, waitFor } from "../plugin-helpers";
 import { startPanelWorld, type PanelWorld } from "./browser-harness";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
@@ -174,6 +174,8 @@ describe("the settings panel in DSH's web UI", () => {
     world = await startPanelWorld({ enabled: true, holographic: true, embedding: { provider: "local", model: SMALL }, recall: { timeBudgetMs: 8000 } }, { beforeBoot: models });
     await world.host.createAgent("s-1");
     await world.host.turn("s-1", "钥匙放在鞋柜里。", [{ text: "好的。" }]);
+    // The bridge file is re-read on every call: saving a new model restarts the bridge on another port.
+    await bridgeClient(world!.dataDir);
     const client = () => BridgeClient.fromDataDir(world!.dataDir);
     const records = Array.from({ length: 1500 }, (_, i) => ({ id: `bulk-${i}`, text: `第 ${i} 条日常记录：今天散步了 ${i % 17} 公里，天气很好。`, source_type: "user_message" }));
     for (let i = 0; i < records.length; i += 500) await client().call("import", { records: records.slice(i, i + 500) });
