@@ -182,6 +182,31 @@ export class Bm25Index {
     };
   }
 
+  /**
+   * The live docs that hold every one of `tokens` (a posting-list walk of the rarest, checked against each
+   * doc's forward list), in no particular order; [] when any token is unknown or `tokens` is empty.
+   */
+  docsWithAll(tokens: readonly string[]): number[] {
+    const terms = [...new Set(tokens)].map((token) => this.termIds.get(token));
+    if (terms.length === 0 || terms.some((term) => term === undefined || this.df[term] === 0)) return [];
+    const ids = terms as number[];
+    const rarest = ids.reduce((best, term) => (this.df[term] < this.df[best] ? term : best));
+    const others = new Set(ids.filter((term) => term !== rarest));
+    const found: number[] = [];
+    const holdsOthers = (doc: number): boolean => {
+      if (others.size === 0) return true;
+      let held = 0;
+      for (let i = this.fwdStart[doc], end = i + this.fwdCount[doc]; i < end; i++) if (others.has(this.fwdTerms[i])) held++;
+      return held === others.size;
+    };
+    const visit = (doc: number) => {
+      if (this.state[doc] === LIVE && holdsOthers(doc)) found.push(doc);
+    };
+    if (rarest < this.mainTerms) for (let p = this.mainOffsets[rarest], end = this.mainOffsets[rarest + 1]; p < end; p++) visit(this.mainDocs[p]);
+    for (let p = this.deltaHead[rarest]; p >= 0; p = this.deltaNext[p]) visit(this.deltaDocs[p]);
+    return found;
+  }
+
   /** A versioned binary snapshot; vacuums first so the snapshot holds one packed segment. */
   serialize(): Uint8Array {
     this.vacuum();

@@ -73,6 +73,13 @@ function stripAttributeModifiers(raw: string): string {
   return stripped === "" ? trimmed : stripped;
 }
 
+const WORDS_OF_KEY = new Map<string, string[]>([...Object.entries(CONTACT_FIELDS), ...Object.entries(PREFERENCE_CATEGORIES)]);
+
+/** The words that name an attribute: a contact field's or category's words in every language, else the attribute itself. */
+export function attributeWords(attribute: string): string[] {
+  return WORDS_OF_KEY.get(attribute) ?? [attribute];
+}
+
 /** The contact field an attribute phrase names ("新手机号" → phone), or undefined. */
 export function contactField(raw: string): string | undefined {
   const phrase = stripAttributeModifiers(raw);

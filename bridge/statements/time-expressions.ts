@@ -49,3 +49,10 @@ export function isTimeExpression(value: string): boolean {
   if (/\p{Script=Han}/u.test(text)) return ZH_TIME.test(text.replace(/\s+/g, ""));
   return EN_TIME.test(text + " ") && EN_HAS_STRONG.test(` ${text} `);
 }
+
+const EN_TIME_WORD = new RegExp(`(?:^|[^a-z0-9:])(?:${EN_STRONG})(?![a-z0-9])`);
+
+/** Whether `text` (lowercased NFKC) holds a time anywhere: a run of Chinese time words or a strong English time word. */
+export function mentionsTime(text: string): boolean {
+  return findTimeExpression(text) !== undefined || EN_TIME_WORD.test(text);
+}

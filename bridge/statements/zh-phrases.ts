@@ -69,8 +69,13 @@ function cutAtActor(phrase: string): string {
   return cut ? cut[1] : phrase;
 }
 
+/** Kinship words folded to their one-character form, as subjects are written ("妈妈", "老妈" → "妈"). */
+export function undoubleKin(text: string): string {
+  return text.replace(DOUBLED_KIN, (whole, doubled?: string, old?: string) => doubled ?? old ?? whole);
+}
+
 function canonicalOwner(phrase: string): string {
-  const undoubled = phrase.replace(DOUBLED_KIN, (whole, doubled?: string, old?: string) => doubled ?? old ?? whole);
+  const undoubled = undoubleKin(phrase);
   const owned = OWNER_LINK.exec(undoubled) ?? KIN_OWNED.exec(undoubled);
   return owned ? `${owned[1]}的${owned[2]}` : undoubled;
 }

@@ -51,6 +51,8 @@ export interface ReceiptSlot {
   attribute: string | null;
   current_id: string | null;
   current_value: string | null;
+  /** A newer statement naming the slot that the slot grammar could not read; shown before current_id. */
+  newer_statement_id: string | null;
 }
 
 /** One line per slot whose older values were collapsed; the full list is `conflicts`. */
@@ -115,6 +117,8 @@ export interface ReceiptInput {
   slots: SlotRecall;
   /** Docs the slot index contributed (heads in latest mode, slot history in timeline mode). */
   slotDocs: ReadonlyMap<number, number>;
+  /** Head doc → a newer statement naming its slot that the grammar could not read. */
+  mentions: ReadonlyMap<number, number>;
   suppressed: Suppression[];
   withheld: Array<{ doc: number; reason: string }>;
   dense: DenseOutcome;
@@ -173,6 +177,7 @@ export function buildReceipt(input: ReceiptInput): Receipt {
         attribute: asked.attribute ?? null,
         current_id: head ? view.record(head.doc)!.id : null,
         current_value: head?.slot.value ?? null,
+        newer_statement_id: head && input.mentions.has(head.doc) ? view.record(input.mentions.get(head.doc)!)!.id : null,
       };
     }),
     collapsed_slots: collapsedSlots(input.suppressed),
@@ -186,7 +191,7 @@ export function buildReceipt(input: ReceiptInput): Receipt {
     })),
     latest_order: request.timeline
       ? "ascending time; acknowledgements withheld"
-      : `asked slots' newest statements, then statements, then questions and requests; near-equal scores (within ${RECENCY_TOLERANCE * 100} %) newest first; acknowledgements withheld`,
+      : `asked slots' newest statements (each after a newer statement naming its slot that the grammar could not read), then statements, then questions and requests; near-equal scores (within ${RECENCY_TOLERANCE * 100} %) newest first; acknowledgements withheld`,
     withheld: input.withheld.map((w) => ({ id: view.record(w.doc)!.id, reason: w.reason })),
     timings_ms: input.timingsMs,
   };

@@ -14,6 +14,7 @@ import type { EmbeddingInput, MemoryRecord } from "./records";
 import { buildReceipt, type DenseOutcome, type FallbackReason, type Receipt } from "./receipts";
 import type { ScopeMasks } from "./scope-masks";
 import type { SlotIndex } from "./slot-index";
+import { newerMention } from "./slot-mentions";
 import { recallSlots, type SlotRecall } from "./slot-recall";
 import { bindingOf, type VectorSpaces } from "./vector-spaces";
 
@@ -82,8 +83,10 @@ export function runSearch(view: SearchView, request: SearchRequest): SearchRespo
 
   const usable = (doc: number) => (mask === undefined || mask[doc] === 1) && view.record(doc) !== undefined && !view.record(doc)!.quarantine;
   const slots = recallSlots(view.slotIndex, request.query, usable);
-  const slotEntries = request.timeline ? slots.history(request.topK) : slots.heads;
-  const slotOrder = new Map(slotEntries.map((entry, i) => [entry.doc, i]));
+  const mentions = request.timeline ? new Map<number, number>() : newerMentions(view, slots, usable);
+  const slotDocs = request.timeline ? slots.history(request.topK).map((entry) => entry.doc) : slots.heads.flatMap((head) => [mentions.get(head.doc), head.doc]);
+  const slotOrder = new Map<number, number>();
+  for (const doc of slotDocs) if (doc !== undefined && !slotOrder.has(doc)) slotOrder.set(doc, slotOrder.size);
   const fused = withSlotStatements(fuseRanks(lexical, dense.hits), slotOrder);
   const eligible = fused.filter((c) => !view.record(c.doc)!.quarantine && view.act(c.doc) !== "acknowledgement");
   // Excluded memories still take part in conflict collapse: they are trusted and current, so a newer
@@ -106,6 +109,7 @@ export function runSearch(view: SearchView, request: SearchRequest): SearchRespo
     lexicalBaseline: floor,
     slots,
     slotDocs: slotOrder,
+    mentions,
     suppressed,
     withheld: withholdings(view, fused, excluded),
     dense,
@@ -113,6 +117,18 @@ export function runSearch(view: SearchView, request: SearchRequest): SearchRespo
     timingsMs: { lexical: lexicalDone - started, dense: denseDone - lexicalDone, total: finished - started },
   });
   return { results, receipt };
+}
+
+/** For each asked slot's head, a newer statement that names the slot but that the grammar could not read (slot-mentions.ts). */
+function newerMentions(view: SearchView, slots: SlotRecall, usable: (doc: number) => boolean): Map<number, number> {
+  const found = new Map<number, number>();
+  slots.asked.forEach((asked, i) => {
+    const head = slots.current[i];
+    if (head === undefined || found.has(head.doc)) return;
+    const doc = newerMention(view, asked, head, usable);
+    if (doc !== undefined) found.set(head.doc, doc);
+  });
+  return found;
 }
 
 /** The slot statements join the fused candidates; one no retriever found enters with an RRF score of 0. */

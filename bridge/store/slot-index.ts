@@ -23,6 +23,8 @@ export class SlotIndex {
   private readonly keysByHead = new Map<string, Set<string>>();
   private readonly keysByAttribute = new Map<string, Set<string>>();
   private readonly keysOfDoc = new Map<number, string[]>();
+  /** Per predicate, how many indexed statements hold each value: the words a change of that kind is said with. */
+  private readonly valuesByPredicate = new Map<string, Map<string, number>>();
   private statements = 0;
 
   /** Statements indexed, counting each (doc, slot) once. */
@@ -49,6 +51,7 @@ export class SlotIndex {
         if (slot.attribute !== undefined) for (const head of headsOf(slot.attribute)) addTo(this.keysByAttribute, head, key);
       }
       insertInOrder(chain, { doc, timestampMs, slot });
+      this.countValue(slot, 1);
       this.statements++;
     }
     this.keysOfDoc.set(doc, keys);
@@ -61,6 +64,7 @@ export class SlotIndex {
     for (const key of keys) {
       const chain = this.chains.get(key)!;
       const at = chain.findIndex((entry) => entry.doc === doc);
+      this.countValue(chain[at].slot, -1);
       chain.splice(at, 1);
       this.statements--;
       if (chain.length === 0) this.dropKey(key);
@@ -84,6 +88,21 @@ export class SlotIndex {
 
   keysWithAttributeHead(head: string): ReadonlySet<string> {
     return this.keysByAttribute.get(head) ?? EMPTY;
+  }
+
+  /** Whether some indexed statement of `predicate` (see predicateOf) holds `value`, as stored. */
+  isKnownValue(predicate: string, value: string): boolean {
+    return (this.valuesByPredicate.get(predicate)?.get(value) ?? 0) > 0;
+  }
+
+  private countValue(slot: StateSlot, delta: number): void {
+    const predicate = predicateOf(slot.kind);
+    let values = this.valuesByPredicate.get(predicate);
+    if (!values) this.valuesByPredicate.set(predicate, (values = new Map()));
+    const value = slot.value.replace(/^¬/, "");
+    const count = (values.get(value) ?? 0) + delta;
+    if (count > 0) values.set(value, count);
+    else values.delete(value);
   }
 
   private dropKey(key: string): void {

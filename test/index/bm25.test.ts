@@ -147,6 +147,12 @@ describe("Bm25Index incremental updates", () => {
           const rebuilt = buildIndex(live);
           expect(index.size).toBe(rebuilt.size);
           for (const query of queries) expect(index.search(query, 50)).toEqual(rebuilt.search(query, 50));
+          // docsWithAll: exactly the live docs holding every token, from main and delta segments alike.
+          for (const query of queries) {
+            const holding = [...live].filter(([, doc]) => query.every((token) => doc.includes(token))).map(([id]) => id);
+            expect(index.docsWithAll(query).sort((a, b) => a - b)).toEqual(holding.sort((a, b) => a - b));
+          }
+          expect(index.docsWithAll([])).toEqual([]);
         },
       ),
     );

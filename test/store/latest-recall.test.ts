@@ -50,7 +50,7 @@ describe("a question asked after a fact", () => {
     const { results, receipt } = search(store, "护照在哪里？");
     expect(results[0].id).toBe(user(0));
     expect(results.slice(1).every((r) => r.text === "护照在哪里？")).toBe(true);
-    expect(receipt.slots).toEqual([{ kind: "location", subject: "护照", attribute: null, current_id: user(0), current_value: "书桌抽屉" }]);
+    expect(receipt.slots).toEqual([{ kind: "location", subject: "护照", attribute: null, current_id: user(0), current_value: "书桌抽屉", newer_statement_id: null }]);
     store.close();
   });
 });
@@ -199,6 +199,36 @@ describe("changes that are not locations", () => {
     ]);
     expect(search(store, "钥匙在哪？", { scope: "project:home" }).results.map((r) => r.id)).toEqual(["a"]);
     expect(search(store, "钥匙在哪？").results.map((r) => r.id)).toEqual(["b"]);
+    store.close();
+  });
+});
+
+describe("a change the slot grammar cannot read", () => {
+  it.each([
+    ["zh", ["钥匙放在花盆里了。", "钥匙放在鞋柜里了。", "钥匙的话，最后还是回到了花盆。"], "钥匙在哪里？"],
+    ["en", ["The dentist appointment is on Monday at 10am.", "The dentist appointment was moved to Wednesday at 9am.", "About the dentist appointment, it's Friday at 3pm after all."], "When is the dentist appointment?"],
+  ])("comes first when it names the slot's subject with a value of its kind, before the head it follows (%s)", (_lang, statements, query) => {
+    const store = openStore();
+    capture(store, statements.map((text) => ({ user: text, assistant: text.match(/\p{Script=Han}/u) ? "好的。" : "Noted." })));
+    const { results, receipt } = search(store, query);
+    expect(results.map((r) => r.id).slice(0, 2)).toEqual([user(2), user(1)]);
+    expect(receipt.slots[0]).toMatchObject({ current_id: user(1), newer_statement_id: user(2) });
+    expect(receipt.candidates.find((c) => c.id === user(2))?.slot).toBe(true);
+    store.close();
+  });
+
+  it.each([
+    ["someone else's thing", { user: "邻居又把钥匙弄丢了，在花盆里找到的。" }],
+    ["another thing with a longer name", { user: "车钥匙在花盆里。" }],
+    ["the assistant repeating a value", { user: "我的钥匙呢？", assistant: "你的钥匙在花盆里。" }],
+    ["a value no statement of the kind has held", { user: "钥匙的话，最后还是回到了月球。" }],
+    ["a question", { user: "钥匙还在花盆里吗？" }],
+  ])("does not come first when it is %s", (_what, later) => {
+    const store = openStore();
+    capture(store, [{ user: "护照放在花盆里了。" }, { user: "钥匙放在鞋柜里了。" }, later]);
+    const { results, receipt } = search(store, "钥匙在哪里？");
+    expect(results[0].id).toBe(user(1));
+    expect(receipt.slots.find((s) => s.subject === "钥匙")).toMatchObject({ current_id: user(1), newer_statement_id: null });
     store.close();
   });
 });

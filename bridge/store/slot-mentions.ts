@@ -1,0 +1,65 @@
+// A change the slot grammar could not read: the newest statement, newer than an asked slot's head, that
+// names the slot's subject (and attribute) with a word of its kind and sets no other slot. People state a
+// change in more ways than any grammar reads ("帐篷嘛，最后塞进了车库的架子上"); that such a statement came
+// later is the evidence that it is the newer state, so latest mode shows it before the head it follows.
+// Found through the lexical index's postings of the subject's words, never by a corpus scan.
+import { documentTerms } from "../index/analyze";
+import type { Bm25Index } from "../index/bm25";
+import { holdsKnownValue, holdsNumber, mayBeSelf, mentionText, namesAttribute, namesOthers, namesSubject, searchPhrases, showsKind } from "../statements/mentions";
+import { predicateOf, SELF, type StateSlot } from "../statements/slots";
+import type { SpeechAct } from "../statements/speech-acts";
+import { hasSlotAuthority } from "./record-statements";
+import type { MemoryRecord } from "./records";
+import type { SlotEntry, SlotIndex } from "./slot-index";
+import type { AskedSlot } from "./slot-recall";
+
+// A subject's postings are read whole, but only this many statements newer than the head are read in full.
+const MAX_CHECKED = 64;
+// Kinds whose values are open-class words (places, employers, liked things): a new value is recognised by
+// having been one before, somewhere in the index. Times, numbers and contact data are recognised by shape.
+const NEEDS_KNOWN_VALUE: ReadonlySet<string> = new Set(["location", "workplace", "preference"]);
+
+export interface MentionView {
+  readonly bm25: Bm25Index;
+  readonly slotIndex: SlotIndex;
+  record(doc: number): MemoryRecord | undefined;
+  slots(doc: number): StateSlot[];
+  act(doc: number): SpeechAct;
+}
+
+/** The newest usable statement newer than `head` that names `asked` without setting another slot, or undefined. */
+export function newerMention(view: MentionView, asked: AskedSlot, head: SlotEntry, usable: (doc: number) => boolean): number | undefined {
+  const phrases = searchPhrases(asked.subject, asked.attribute);
+  const docs = new Set<number>();
+  for (const phrase of phrases) for (const doc of view.bm25.docsWithAll(documentTerms(phrase))) docs.add(doc);
+  const newer = [...docs]
+    .filter((doc) => doc !== head.doc && (view.record(doc)?.timestamp_ms ?? -Infinity) > head.timestampMs)
+    .sort((a, b) => view.record(b)!.timestamp_ms - view.record(a)!.timestamp_ms || b - a);
+  const isOtherName = (phrase: string) => phrase !== asked.subject && [...view.slotIndex.keysWithSubjectHead(phrase)].some((key) => key.split("\u0000")[1] === phrase);
+  // A person's slot (where they live or work, their contact data) may be told by anyone; a thing's by its owner.
+  const isPerson = asked.kind === "workplace" || asked.kind === "contact" || view.slotIndex.chain(asked.key).some((entry) => entry.slot.kind === "residence");
+  const predicate = predicateOf(asked.kind);
+  const isKnownValue = (phrase: string) => phrase !== asked.subject && view.slotIndex.isKnownValue(predicate, phrase);
+  for (const doc of newer.slice(0, MAX_CHECKED)) {
+    const record = view.record(doc)!;
+    // Only words with authority over slots: an assistant repeating a stale recall must not pass for a change.
+    if (!usable(doc) || !hasSlotAuthority(record.source_type) || view.act(doc) !== "statement" || !setsNoOtherSlot(view.slots(doc), asked)) continue;
+    const text = mentionText(record.text);
+    if (!namesSubject(text, asked.subject, isOtherName)) continue;
+    if (asked.attribute !== undefined && !namesAttribute(text, asked.attribute)) continue;
+    if (asked.subject === SELF ? !mayBeSelf(text) : !isPerson && namesOthers(text)) continue;
+    if (!showsKind(text, asked.kind)) continue;
+    // The value must be one a statement of this kind has held: a time, number or contact datum has its own shape.
+    if (NEEDS_KNOWN_VALUE.has(predicate) && !holdsKnownValue(text, isKnownValue)) continue;
+    if (predicate === "state" && !holdsNumber(text) && !holdsKnownValue(text, isKnownValue)) continue;
+    return doc;
+  }
+  return undefined;
+}
+
+/** A statement the grammar read as another slot is about that slot; one read as this slot's kind with a longer-cut subject is not. */
+function setsNoOtherSlot(slots: readonly StateSlot[], asked: AskedSlot): boolean {
+  return slots.every(
+    (slot) => predicateOf(slot.kind) === predicateOf(asked.kind) && slot.attribute === asked.attribute && (slot.subject === asked.subject || (asked.subject !== SELF && slot.subject.includes(asked.subject))),
+  );
+}
