@@ -95,3 +95,6 @@ export const FIRST_PERSON_EN =
 export const NUMBER_WORDS_EN: Record<string, string> = {
   zero: "0", no: "0", one: "1", a: "1", an: "1", two: "2", three: "3", four: "4", five: "5", six: "6", seven: "7", eight: "8", nine: "9", ten: "10", eleven: "11", twelve: "12", "a couple of": "2", "a dozen": "12",
 };
+
+/** Words that ask for the state as it is now ("now", "currently", "these days"). */
+export const CURRENT_EN = /\b(?:now|currently|current|latest|these days|nowadays|at the moment|right now|at present|presently)\b/;

@@ -79,6 +79,8 @@ export const KIND_CUES_ZH: Array<[RegExp, SlotKind]> = [
   ...(["location", "schedule", "preference", "residence", "workplace", "state", "contact"] as const).map((kind): [RegExp, SlotKind] => [STILL_ZH, kind]),
 ];
 
-/** The speaker, as a query names them. */
 /** The speaker, as a query names them; "我姐", "我妈的" name a relative, not the speaker. */
 export const FIRST_PERSON_ZH = /(?:我|咱|俺)(?!的|们的|妈|爸|哥|姐|弟|妹|爷|奶|姥|外公|外婆|叔|姑|舅|姨|老公|老婆|媳妇|儿子|女儿|闺女|室友|同事|老板|闺蜜|表|堂|男朋友|女朋友)/;
+
+/** Words that ask for the state as it is now ("现在", "目前", "最新"). */
+export const CURRENT_ZH = /现在|目前|如今|当前|最新|眼下|这会儿|现如今/;

@@ -187,7 +187,10 @@ function askedSlots(index: SlotIndex, query: SlotQuery): AskedSlot[] {
     const attributeScore = byAttribute.get(key) ?? 0;
     if (subjectScore === 0 || (slot.attribute !== undefined && attributeScore === 0)) continue;
     const fits = asksForKind(slot, query.kinds);
-    if (!fits && !(attributeScore > 0 && (slot.kind === "contact" || slot.kind === "preference"))) continue;
+    // A query for how something is now ("我现在头发什么颜色", "What's the dentist appointment now?") asks about
+    // what it names exactly, whatever its question words; a person named so is not asked where they live or work.
+    const namedExactly = query.current && (slot.subject === SELF ? attributeScore >= 2 * ATTRIBUTE_BONUS : subjectScore >= EXACT_BONUS && !isPersonSlot(index, slot));
+    if (!fits && !namedExactly && !(attributeScore > 0 && (slot.kind === "contact" || slot.kind === "preference"))) continue;
     const chain = index.chain(key);
     scored.push({ slot, score: subjectScore + attributeScore + (fitsSpecifically(slot, query.kinds) ? KIND_BONUS : 0), fits, newest: chain[chain.length - 1]?.timestampMs ?? 0 });
   }
@@ -196,6 +199,11 @@ function askedSlots(index: SlotIndex, query: SlotQuery): AskedSlot[] {
     .sort((a, b) => b.score - a.score || b.newest - a.newest || (a.slot.key < b.slot.key ? -1 : 1))
     .slice(0, MAX_ASKED_SLOTS)
     .map((s) => s.slot);
+}
+
+/** Whether a slot is about a person: where they live or work, or how to reach them. */
+function isPersonSlot(index: SlotIndex, slot: AskedSlot): boolean {
+  return slot.kind === "workplace" || slot.kind === "contact" || index.chain(slot.key).some((entry) => entry.slot.kind === "residence");
 }
 
 /** Whether a question word other than a bare "where" points at this slot's kind ("work", "live", "when"). */

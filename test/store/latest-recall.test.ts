@@ -233,6 +233,29 @@ describe("a change the slot grammar cannot read", () => {
   });
 });
 
+describe("a query for how something is now", () => {
+  it.each([
+    ["zh", ["头发染成栗色了。", "头发染成粉色了。"], "我现在头发什么颜色？"],
+    ["en", ["The dentist appointment is on Monday at 10am.", "The dentist appointment was moved to Friday at 3pm."], "And the dentist appointment now?"],
+  ])("asks about the slot it names exactly, even without a question word of its kind (%s)", (_lang, statements, query) => {
+    const store = openStore();
+    capture(store, statements.map((text) => ({ user: text })));
+    const { results, receipt } = search(store, query);
+    expect(results[0].id).toBe(user(1));
+    expect(receipt.slots).toHaveLength(1);
+    expect(receipt.slots[0].current_id).toBe(user(1));
+    store.close();
+  });
+
+  it("does not ask where a person lives or works because the query names them with 'now'", () => {
+    const store = openStore();
+    capture(store, [{ user: "Melanie lives in Boston." }, { user: "Melanie moved to Denver." }]);
+    expect(search(store, "What is Melanie painting now?").receipt.slots).toEqual([]);
+    expect(search(store, "Where does Melanie live now?").receipt.slots[0]).toMatchObject({ subject: "melanie", current_id: user(1) });
+    store.close();
+  });
+});
+
 describe("timeline mode and recency", () => {
   it("shows every statement of a short history in ascending time, questions included and acknowledgements withheld", () => {
     const store = openStore();
