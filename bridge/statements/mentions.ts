@@ -35,12 +35,19 @@ export function namesSubject(text: string, subject: string, isOtherName: (phrase
 }
 
 function namesHan(text: string, name: string, isOtherName: (phrase: string) => boolean): boolean {
-  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+  // A compound may be said with 的 inside it: "喝水的目标" is the 喝水目标, "阳台的绿植" the 阳台绿植.
+  for (const match of text.matchAll(hanPattern(name))) {
+    const at = match.index!;
     let inside = false;
-    for (let k = 1; k <= MAX_PREFIX_HAN && at - k >= 0 && !inside; k++) inside = isOtherName(text.slice(at - k, at + name.length));
+    // "车的钥匙" is the 车钥匙 as much as "车钥匙" is.
+    for (let k = 1; k <= MAX_PREFIX_HAN && at - k >= 0 && !inside; k++) inside = isOtherName(text.slice(at - k, at).replace(/的$/, "") + name);
     if (!inside) return true;
   }
   return false;
+}
+
+function hanPattern(name: string): RegExp {
+  return new RegExp([...name].map(escape).join("的?"), "gu");
 }
 
 function namesWords(text: string, name: string, isOtherName: (phrase: string) => boolean): boolean {
@@ -54,7 +61,7 @@ function namesWords(text: string, name: string, isOtherName: (phrase: string) =>
 
 /** Whether `text` names the attribute: one of its words (a contact field or category, any language) or the attribute itself. */
 export function namesAttribute(text: string, attribute: string): boolean {
-  return attributeWords(attribute).some((word) => (HAN.test(word) ? text.includes(word) : new RegExp(`(?:^|[^a-z0-9])${escape(word)}s?(?![a-z0-9])`).test(text)));
+  return attributeWords(attribute).some((word) => (HAN.test(word) ? hanPattern(word).test(text) : new RegExp(`(?:^|[^a-z0-9])${escape(word)}s?(?![a-z0-9])`).test(text)));
 }
 
 // Relatives and others a statement about someone else names; the speaker's own slots need the speaker or nobody.
@@ -82,14 +89,14 @@ export function namesOthers(text: string): boolean {
 // Schedules need a time and state attributes any value; residence shares location's predicate (slots.ts).
 const KIND_WORDS_ZH: Partial<Record<SlotKind, RegExp>> = {
   location: /在|放|搁|塞|挂|收|藏|锁|留|存|停|摆|带|挪|移|搬|住|到|交给|拿|借|寄|那儿|那里|这儿|这里|手上|手里|身上|里|上/,
-  workplace: /上班|工作|任职|就职|实习|打工|入职|跳槽|去了|进了|加入|调到|调去|转到|换到|换了|当|做|干|公司|单位|辞职|离职/,
+  workplace: /上班|工作|任职|就职|实习|打工|入职|跳槽|去了|进了|加入|调到|调去|转到|换到|换了|当|做|干|教|公司|单位|辞职|离职/,
   preference: /喜欢|爱|迷|偏好|偏爱|中意|钟爱|热衷|上瘾|着迷|换成|改成|变成|常|沉迷|馋|入坑/,
   contact: /[0-9]{3}|@|[a-z][a-z0-9_.-]{3,}/,
 };
 const KIND_WORDS_EN: Partial<Record<SlotKind, RegExp>> = {
   location:
     /\b(?:in|on|at|under|behind|inside|beside|near|with|into|onto|moved|put|left|keep|keeps|kept|stored|hung|hanging|parked|placed|lent|gave|took|live|lives|living|relocated|based|settled)\b/,
-  workplace: /\b(?:work|works|working|job|joined|hired|employed|started|switched|moved|left|quit|intern|interning|company|employer)\b/,
+  workplace: /\b(?:work|works|working|job|joined|hired|employed|started|switched|moved|left|quit|intern|interning|company|employer|teach|teaches|teaching|transferred)\b/,
   preference: /\b(?:favou?rite|prefer|prefers|preferred|love|loves|like|likes|into|obsessed|hooked|enjoy|enjoys|switched|go-to)\b/,
   contact: /[0-9]{3}|@|\b[a-z][a-z0-9_.-]{3,}\b/,
 };
@@ -148,3 +155,4 @@ export function searchPhrases(subject: string, attribute: string | undefined): s
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+

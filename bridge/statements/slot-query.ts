@@ -86,8 +86,17 @@ function kindsOf(text: string): Set<SlotKind> {
   return kinds;
 }
 
+// Question words that name the measure they ask for: "我现在多重" asks for the 体重, "how tall am I" the height.
+const MEASURE_QUESTIONS: Array<[RegExp, string[]]> = [
+  [/多重|多少斤|多少公斤/, ["体重", "weight"]],
+  [/多高|多少厘米/, ["身高", "height"]],
+  [/\bhow much do (?:i|you|we) weigh\b|\bweigh now\b/, ["weight", "体重"]],
+  [/\bhow tall\b/, ["height", "身高"]],
+];
+
 function attributesOf(text: string): Set<string> {
   const found = new Set<string>();
+  for (const [pattern, attributes] of MEASURE_QUESTIONS) if (pattern.test(text)) for (const attribute of attributes) found.add(attribute);
   for (const { word, key } of ATTRIBUTE_WORDS) {
     const at = text.indexOf(word);
     if (at === -1) continue;

@@ -20,6 +20,8 @@ describe("namesSubject", () => {
     ["车钥匙在抽屉，钥匙在花盆里", "钥匙", ["车钥匙"], true],
     ["车钥匙在花盆里", "钥匙", [], true],
     ["我妈的航班改到周五了", "妈的航班", [], true],
+    ["阳台的绿植现在一共11盆", "阳台绿植", [], true],
+    ["车的钥匙在花盆里", "钥匙", ["车钥匙"], false],
     ["航班改到周五了", "妈的航班", [], false],
     ["my car key is in the bowl", "key", ["car key"], false],
     ["my key is in the bowl", "key", ["car key"], true],
@@ -39,6 +41,7 @@ describe("namesAttribute", () => {
     expect(namesAttribute("my phones are old", "phone")).toBe(true);
     expect(namesAttribute("my microphone broke", "phone")).toBe(false);
     expect(namesAttribute("体重又回到66公斤", "体重")).toBe(true);
+    expect(namesAttribute("现在每天喝水的目标：2.5升", "喝水目标")).toBe(true);
     expect(namesAttribute("身高一米八", "体重")).toBe(false);
   });
 });

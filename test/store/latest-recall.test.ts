@@ -247,6 +247,15 @@ describe("a query for how something is now", () => {
     store.close();
   });
 
+  it("reads the measure a question word asks for, and takes a newer weighing the grammar could not read", () => {
+    const store = openStore();
+    capture(store, [{ user: "我现在体重70公斤" }, { user: "体重嘛，今早一称65公斤" }]);
+    const { results, receipt } = search(store, "我现在多重");
+    expect(receipt.slots[0]).toMatchObject({ subject: "(self)", attribute: "体重", current_id: user(0), newer_statement_id: user(1) });
+    expect(results.map((r) => r.id)).toEqual([user(1), user(0)]);
+    store.close();
+  });
+
   it("does not ask where a person lives or works because the query names them with 'now'", () => {
     const store = openStore();
     capture(store, [{ user: "Melanie lives in Boston." }, { user: "Melanie moved to Denver." }]);
