@@ -13,6 +13,8 @@ const LEADING_NOISE =
   /^(?:我们的|咱们的|你们的|他们的|她们的|我的|你的|他的|她的|它的|今天|昨天|现在|刚才|刚刚|已经|我们|咱们|你们|他们|她们|我|你|他|她|它|又|还|也|都|就|的|[这那一两几每][个只把件台辆部本张支块串双套条家所间位])+/;
 const TRAILING_PARTICLES = /(?:了|的|呢|啊|吧|啦|哦|呀|哈|嘛|喽)+$/;
 const TRAILING_ADVERBS = new RegExp(`${ADVERBS}$`);
+// "小林去年搬去了厦门": when it happened is not who.
+const TRAILING_TIME_WORDS = /(?:这阵子|这段时间|这几天|最近|后来|现在|目前|如今|以后|今后|去年|今年|明年|前年|上个月|这个月|下个月|上周|这周|下周|昨天|今天|前天)+$/;
 // Longest first so "里面" goes whole; a localiser is only dropped when two characters remain,
 // because "楼上"/"楼下" are different places while "鞋柜里" is just "鞋柜".
 const LOCALISER =
@@ -31,7 +33,7 @@ export function stripLeadingTime(text: string): string {
 
 /** The thing or event a fragment names, or "" when it is only a pronoun, a lone verb or noise. */
 export function normaliseSubject(raw: string): string {
-  let phrase = stripParticles(raw).replace(TRAILING_ADVERBS, "");
+  let phrase = stripParticles(raw).replace(TRAILING_ADVERBS, "").replace(TRAILING_TIME_WORDS, "");
   // Whatever precedes the last aspect marker 了 is the action; the object after it is the thing
   // ("我买了一个杯子放在桌上" is about "杯子").
   const aspect = phrase.lastIndexOf("了");
@@ -89,7 +91,7 @@ export function normalisePerson(raw: string): string | null {
     raw
       .replace(TRAILING_ADVERBS, "")
       .replace(/^(?:今天|昨天|现在|目前|最近|后来|其实|这阵子|这段时间|这几天)+/, "")
-      .replace(/(?:这阵子|这段时间|这几天|最近|后来|现在|目前|如今|以后|今后)$/, "")
+      .replace(TRAILING_TIME_WORDS, "")
       .replace(/(?:只|仅|就|才|还|也|都)+$/, "")
       .trim(),
   );

@@ -15,7 +15,7 @@ export interface RecordStatement {
 }
 
 /** Bump when speech acts or slot extraction change what a text yields; the probe hash catches a forgotten bump. */
-export const STATEMENTS_VERSION = "acts+slots/1";
+export const STATEMENTS_VERSION = "acts+slots/2";
 
 export function analyseRecord(text: string, sourceType: SourceType): RecordStatement {
   const speaker = sourceType === "assistant_message" ? "assistant" : "user";

@@ -14,7 +14,7 @@ import type { EmbeddingInput, MemoryRecord } from "./records";
 import { buildReceipt, type DenseOutcome, type FallbackReason, type Receipt } from "./receipts";
 import type { ScopeMasks } from "./scope-masks";
 import type { SlotIndex } from "./slot-index";
-import { newerMention } from "./slot-mentions";
+import { mentionsOf, newerMention } from "./slot-mentions";
 import { recallSlots, type SlotRecall } from "./slot-recall";
 import { bindingOf, type VectorSpaces } from "./vector-spaces";
 
@@ -84,7 +84,7 @@ export function runSearch(view: SearchView, request: SearchRequest): SearchRespo
   const usable = (doc: number) => (mask === undefined || mask[doc] === 1) && view.record(doc) !== undefined && !view.record(doc)!.quarantine;
   const slots = recallSlots(view.slotIndex, request.query, usable);
   const mentions = request.timeline ? new Map<number, number>() : newerMentions(view, slots, usable);
-  const slotDocs = request.timeline ? slots.history(request.topK).map((entry) => entry.doc) : slots.heads.flatMap((head) => [mentions.get(head.doc), head.doc]);
+  const slotDocs = request.timeline ? timelineDocs(view, slots, usable, request.topK) : slots.heads.flatMap((head) => [mentions.get(head.doc), head.doc]);
   const slotOrder = new Map<number, number>();
   for (const doc of slotDocs) if (doc !== undefined && !slotOrder.has(doc)) slotOrder.set(doc, slotOrder.size);
   const fused = withSlotStatements(fuseRanks(lexical, dense.hits), slotOrder);
@@ -129,6 +129,23 @@ function newerMentions(view: SearchView, slots: SlotRecall, usable: (doc: number
     if (doc !== undefined) found.set(head.doc, doc);
   });
   return found;
+}
+
+/** Timeline mode: the newest `limit` statements of the asked slots, read by the grammar or naming the slot (slot-mentions.ts). */
+function timelineDocs(view: SearchView, slots: SlotRecall, usable: (doc: number) => boolean, limit: number): number[] {
+  const docs = new Set(slots.history(Infinity).map((entry) => entry.doc));
+  for (const asked of slots.followed) for (const doc of mentionsOf(view, asked, usable, limit)) docs.add(doc);
+  // A reply that restates its own turn's message says nothing the message does not: the message stands for both.
+  const said = new Set([...docs].map((doc) => view.record(doc)!).filter((r) => r.source_type === "user_message").map(turnKey));
+  const time = (doc: number) => view.record(doc)!.timestamp_ms;
+  return [...docs]
+    .filter((doc) => view.record(doc)!.source_type !== "assistant_message" || !said.has(turnKey(view.record(doc)!)))
+    .sort((a, b) => time(b) - time(a) || b - a)
+    .slice(0, limit);
+}
+
+function turnKey(record: MemoryRecord): string {
+  return record.session_id === undefined || record.turn === undefined ? `id:${record.id}` : `${record.session_id}\u0000${record.turn}`;
 }
 
 /** The slot statements join the fused candidates; one no retriever found enters with an RRF score of 0. */

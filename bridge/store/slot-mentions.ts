@@ -29,32 +29,48 @@ export interface MentionView {
 
 /** The newest usable statement newer than `head` that names `asked` without setting another slot, or undefined. */
 export function newerMention(view: MentionView, asked: AskedSlot, head: SlotEntry, usable: (doc: number) => boolean): number | undefined {
-  const phrases = searchPhrases(asked.subject, asked.attribute);
+  return mentionsOf(view, asked, usable, 1, head.timestampMs)[0];
+}
+
+/**
+ * Up to `limit` usable statements that name `asked` without setting another slot, written after `afterMs`,
+ * newest first: for timeline mode, the states a slot went through in words the grammar could not read.
+ */
+export function mentionsOf(view: MentionView, asked: AskedSlot, usable: (doc: number) => boolean, limit: number, afterMs = -Infinity): number[] {
   const docs = new Set<number>();
-  for (const phrase of phrases) for (const doc of view.bm25.docsWithAll(documentTerms(phrase))) docs.add(doc);
-  const newer = [...docs]
-    .filter((doc) => doc !== head.doc && (view.record(doc)?.timestamp_ms ?? -Infinity) > head.timestampMs)
+  for (const phrase of searchPhrases(asked.subject, asked.attribute)) for (const doc of view.bm25.docsWithAll(documentTerms(phrase))) docs.add(doc);
+  const candidates = [...docs]
+    .filter((doc) => (view.record(doc)?.timestamp_ms ?? -Infinity) > afterMs)
     .sort((a, b) => view.record(b)!.timestamp_ms - view.record(a)!.timestamp_ms || b - a);
+  const names = slotNamer(view, asked);
+  const found: number[] = [];
+  for (const doc of candidates.slice(0, MAX_CHECKED)) {
+    if (usable(doc) && names(doc)) found.push(doc);
+    if (found.length >= limit) break;
+  }
+  return found;
+}
+
+/** The test a statement passes when it names `asked`: see the file comment. */
+function slotNamer(view: MentionView, asked: AskedSlot): (doc: number) => boolean {
   const isOtherName = (phrase: string) => phrase !== asked.subject && [...view.slotIndex.keysWithSubjectHead(phrase)].some((key) => key.split("\u0000")[1] === phrase);
   // A person's slot (where they live or work, their contact data) may be told by anyone; a thing's by its owner.
   const isPerson = asked.kind === "workplace" || asked.kind === "contact" || view.slotIndex.chain(asked.key).some((entry) => entry.slot.kind === "residence");
   const predicate = predicateOf(asked.kind);
   const isKnownValue = (phrase: string) => phrase !== asked.subject && view.slotIndex.isKnownValue(predicate, phrase);
-  for (const doc of newer.slice(0, MAX_CHECKED)) {
+  return (doc) => {
     const record = view.record(doc)!;
     // Only words with authority over slots: an assistant repeating a stale recall must not pass for a change.
-    if (!usable(doc) || !hasSlotAuthority(record.source_type) || view.act(doc) !== "statement" || !setsNoOtherSlot(view.slots(doc), asked)) continue;
+    if (!hasSlotAuthority(record.source_type) || view.act(doc) !== "statement" || !setsNoOtherSlot(view.slots(doc), asked)) return false;
     const text = mentionText(record.text);
-    if (!namesSubject(text, asked.subject, isOtherName)) continue;
-    if (asked.attribute !== undefined && !namesAttribute(text, asked.attribute)) continue;
-    if (asked.subject === SELF ? !mayBeSelf(text) : !isPerson && namesOthers(text)) continue;
-    if (!showsKind(text, asked.kind)) continue;
+    if (!namesSubject(text, asked.subject, isOtherName)) return false;
+    if (asked.attribute !== undefined && !namesAttribute(text, asked.attribute)) return false;
+    if (asked.subject === SELF ? !mayBeSelf(text) : !isPerson && namesOthers(text)) return false;
+    if (!showsKind(text, asked.kind)) return false;
     // The value must be one a statement of this kind has held: a time, number or contact datum has its own shape.
-    if (NEEDS_KNOWN_VALUE.has(predicate) && !holdsKnownValue(text, isKnownValue)) continue;
-    if (predicate === "state" && !holdsNumber(text) && !holdsKnownValue(text, isKnownValue)) continue;
-    return doc;
-  }
-  return undefined;
+    if (NEEDS_KNOWN_VALUE.has(predicate) && !holdsKnownValue(text, isKnownValue)) return false;
+    return predicate !== "state" || holdsNumber(text) || holdsKnownValue(text, isKnownValue);
+  };
 }
 
 /** A statement the grammar read as another slot is about that slot; one read as this slot's kind with a longer-cut subject is not. */

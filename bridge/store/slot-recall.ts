@@ -24,6 +24,8 @@ export interface AskedSlot {
   kind: SlotKind;
   subject: string;
   attribute?: string;
+  /** The query names this slot's subject (or, for the speaker's own slot, its attribute) exactly, not by a head. */
+  exact?: boolean;
 }
 
 export interface SlotRecall {
@@ -35,7 +37,9 @@ export interface SlotRecall {
   current: Array<SlotEntry | undefined>;
   /** The newest usable statement of an asked slot, newer than `afterMs`, whose value replaces `slot`'s. */
   newestReplacing(slot: StateSlot, afterMs: number): SlotEntry | undefined;
-  /** The newest `limit` usable statements of the asked slots, oldest first. */
+  /** The asked slots a timeline follows: those named exactly when any is ("钥匙" is not also the 车钥匙's story). */
+  followed: AskedSlot[];
+  /** The newest `limit` usable statements of the followed slots, oldest first. */
   history(limit: number): SlotEntry[];
 }
 
@@ -48,6 +52,7 @@ export function recallSlots(index: SlotIndex, query: string, usable: (doc: numbe
   const newest = chains.map((chain) => chain[chain.length - 1]);
   // In match order: the slot the query names exactly first ("钥匙" before "车钥匙", which may be another thing),
   // equally good matches newest first.
+  const followed = asked.some((slot) => slot.exact) ? asked.filter((slot) => slot.exact) : asked;
   const heads = newest
     .filter((head, i): head is SlotEntry => head !== undefined && !newest.some((other, j) => j !== i && other !== undefined && replaces(other, head)))
     .filter((head, i, all) => all.findIndex((h) => h.doc === head.doc) === i)
@@ -70,9 +75,12 @@ export function recallSlots(index: SlotIndex, query: string, usable: (doc: numbe
       });
       return best;
     },
+    followed,
     history(limit) {
       const byDoc = new Map<number, SlotEntry>();
-      for (const chain of chains) for (const entry of chain) byDoc.set(entry.doc, entry);
+      chains.forEach((chain, i) => {
+        if (followed.includes(asked[i])) for (const entry of chain) byDoc.set(entry.doc, entry);
+      });
       const all = [...byDoc.values()].sort((a, b) => a.timestampMs - b.timestampMs || a.doc - b.doc);
       return all.slice(Math.max(0, all.length - limit));
     },
@@ -192,7 +200,13 @@ function askedSlots(index: SlotIndex, query: SlotQuery): AskedSlot[] {
     const namedExactly = query.current && (slot.subject === SELF ? attributeScore >= 2 * ATTRIBUTE_BONUS : subjectScore >= EXACT_BONUS && !isPersonSlot(index, slot));
     if (!fits && !namedExactly && !(attributeScore > 0 && (slot.kind === "contact" || slot.kind === "preference"))) continue;
     const chain = index.chain(key);
-    scored.push({ slot, score: subjectScore + attributeScore + (fitsSpecifically(slot, query.kinds) ? KIND_BONUS : 0), fits, newest: chain[chain.length - 1]?.timestampMs ?? 0 });
+    const exact = slot.subject === SELF ? attributeScore >= 2 * ATTRIBUTE_BONUS : subjectScore >= EXACT_BONUS;
+    scored.push({
+      slot: { ...slot, exact },
+      score: subjectScore + attributeScore + (fitsSpecifically(slot, query.kinds) ? KIND_BONUS : 0),
+      fits,
+      newest: chain[chain.length - 1]?.timestampMs ?? 0,
+    });
   }
   const fitting = scored.filter((s) => s.fits);
   return (fitting.length > 0 ? fitting : scored)
@@ -228,7 +242,8 @@ function subjectMatches(index: SlotIndex, hits: readonly QueryPhrase[]): Map<str
     for (const key of index.keysWithSubjectHead(hit.text)) {
       const exact = parseSlotKey(key).subject === hit.text;
       if (inner && !exact) continue;
-      found.set(key, Math.max(found.get(key) ?? 0, hit.end - hit.start + (exact ? EXACT_BONUS : 0)));
+      // "钥匙" inside "车钥匙" still asks about 钥匙, but does not name it exactly.
+      found.set(key, Math.max(found.get(key) ?? 0, hit.end - hit.start + (exact && !inner ? EXACT_BONUS : 0)));
     }
   }
   return found;

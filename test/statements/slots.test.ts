@@ -17,8 +17,15 @@ describe("extractSlots", () => {
     ["我将护照锁进了保险箱里面", location("护照", "保险箱")],
     ["这把钥匙在抽屉里", location("钥匙", "抽屉")],
     ["我买了一个杯子放在桌子上", location("杯子", "桌子")],
+    ["小林去年搬去了厦门", location("小林", "厦门")],
+    ["护照今年放在保险柜里", location("护照", "保险柜")],
   ])("reads the Chinese location in %s", (text, slot) => {
     expect(extractSlots(text)).toEqual([slot]);
+  });
+
+  it("does not read the 在 of 现在 as a copula", () => {
+    expect(extractSlots("我老婆现在去了一家私立诊所，和睦家。").filter((s) => s.subject.endsWith("现"))).toEqual([]);
+    expect(extractSlots("钥匙现在在鞋柜里")).toEqual([location("钥匙", "鞋柜")]);
   });
 
   it.each([

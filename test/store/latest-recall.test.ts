@@ -284,6 +284,25 @@ describe("timeline mode and recency", () => {
     store.close();
   });
 
+  it("follows the thing the query names exactly, takes in statements the grammar could not read, and shows a restated turn once", () => {
+    const store = openStore();
+    capture(store, [
+      { user: "钥匙放在鞋柜里了", assistant: "好的，记住了：钥匙在鞋柜里。" },
+      { user: "车钥匙在花盆里。", assistant: "收到，车钥匙放在花盆里。" },
+      { user: "我把钥匙挪到了花盆里", assistant: "收到。" },
+      { user: "车钥匙在衣柜里。" },
+      { user: "钥匙的话，最后还是回到了鞋柜。" },
+    ]);
+    const keys = search(store, "钥匙的位置是怎么变化的？", { timeline: true, top_k: 10 });
+    // The slot's statements, each turn once (the reply restating turn 0 is not one of them), oldest first.
+    expect(keys.receipt.candidates.filter((c) => c.slot).map((c) => c.id).sort()).toEqual([user(0), user(2), user(4)].sort());
+    expect(keys.results.map((r) => r.id).filter((id) => [user(0), user(2), user(4)].includes(id))).toEqual([user(0), user(2), user(4)]);
+    const carKeys = search(store, "车钥匙的位置是怎么变化的？", { timeline: true, top_k: 10 });
+    expect(carKeys.receipt.candidates.filter((c) => c.slot).map((c) => c.id).sort()).toEqual([user(1), user(3)].sort());
+    expect(carKeys.results.map((r) => r.id).filter((id) => id === user(1) || id === user(3))).toEqual([user(1), user(3)]);
+    store.close();
+  });
+
   it("puts the newer of two near-equal candidates first in latest mode, and keeps rank order otherwise", () => {
     const store = openStore();
     store.importRecords([
