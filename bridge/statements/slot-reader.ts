@@ -11,7 +11,7 @@ import { extractEnglishSlot } from "./slots-en";
 import { extractChineseSlot } from "./slots-zh";
 import { MAX_SLOT_CLAUSE_CHARS, readClauses, type Clause, type Speaker } from "./speech-acts";
 import { normalisePerson as normaliseEnglishPerson, normaliseSubject as normaliseEnglishSubject } from "./en-phrases";
-import { normalisePerson, normaliseSubject } from "./zh-phrases";
+import { isKinship, normalisePerson, normaliseSubject } from "./zh-phrases";
 
 const HAN = /\p{Script=Han}/u;
 // Chinese drops the subject of a second clause ("从腾讯离职，去了拼多多"): a clause that opens on a
@@ -109,7 +109,22 @@ function readClause(text: string, before: string | undefined): StateSlot | undef
 // ("我把iPhone放在抽屉里"), so the language is chosen per clause.
 function slotOfClause(text: string): StateSlot | undefined {
   if (text.length > MAX_SLOT_CLAUSE_CHARS) return undefined;
-  return HAN.test(text) ? extractChineseSlot(text) : extractEnglishSlot(text);
+  const slot = HAN.test(text) ? extractChineseSlot(text) : extractEnglishSlot(text);
+  return slot && countedThing(slot);
+}
+
+// A count is said of the thing counted: "我有3只乌龟", "乌龟的数量是5", "我的乌龟数量变成了5只" and "the number of
+// my turtles is 5" are one slot, the speaker's 乌龟 / turtle.
+const COUNT_WORD = /^(?:数量|个数|数目|总数|number|count|total)$/;
+const COUNTED_ZH = /^(?:我家|我们家|我的|我们的|我)?(.+?)的?(?:数量|个数|数目|总数)$/;
+const COUNTED_EN = /^(?:(?:the )?(?:number|count|total) of (?:my |our )?(.+)|(.+) (?:count|total))$/;
+
+function countedThing(slot: StateSlot): StateSlot {
+  if (slot.kind !== "state" || slot.attribute === undefined) return slot;
+  if (COUNT_WORD.test(slot.attribute) && slot.subject !== SELF && !isKinship(slot.subject)) return { ...slot, subject: SELF, attribute: slot.subject };
+  const counted = COUNTED_ZH.exec(slot.attribute) ?? COUNTED_EN.exec(slot.attribute);
+  const thing = counted?.[1] ?? counted?.[2];
+  return thing && !COUNT_WORD.test(thing) ? { ...slot, attribute: thing } : slot;
 }
 
 /**

@@ -77,7 +77,9 @@ export function matchQuantity(text: string): Match {
   const of = COUNT_OF.exec(text);
   if (!of || negated(of[1]) || /了$/.test(of[1])) return undefined;
   // "阳台的绿植", "鱼缸里的金鱼": the things counted are the noun after the place.
-  const attribute = normaliseSubject(of[1].replace(/^.{1,6}?(?:里|上|中)?的(?=.{1,6}$)/, ""));
+  // "我家电动车的数量": the count word names no thing; the thing is what it counts.
+  const counted = of[1].replace(/的?(?:数量|个数|数目|总数)$/, "").replace(/^(?:我们家|咱们家|我家|咱家|我的|我们的)/, "");
+  const attribute = normaliseSubject(counted.replace(/^.{1,6}?(?:里|上|中)?的(?=.{1,6}$)/, ""));
   return attribute ? countSlot(SELF, attribute, of[2]) : undefined;
 }
 

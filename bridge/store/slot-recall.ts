@@ -8,6 +8,7 @@ import { isKinship } from "../statements/zh-phrases";
 import { valuesConflict } from "../statements/values";
 import { slotKey, type SlotEntry, type SlotIndex } from "./slot-index";
 
+const COUNT_WORD = /^(?:数量|个数|数目|总数|number|count|total)$/;
 // A question names one or two things; more matches mean the phrases matched incidental words.
 const MAX_ASKED_SLOTS = 4;
 const MAX_HEADS = 3;
@@ -257,7 +258,9 @@ function subjectMatches(index: SlotIndex, hits: readonly QueryPhrase[]): Map<str
 function attributeMatches(index: SlotIndex, query: SlotQuery, hits: readonly QueryPhrase[]): Map<string, number> {
   const found = new Map<string, number>();
   const note = (key: string, exact: boolean) => found.set(key, Math.max(found.get(key) ?? 0, exact ? 2 * ATTRIBUTE_BONUS : ATTRIBUTE_BONUS));
-  for (const hit of hits) {
+  // "我的乌龟数量": a count word asks for the count of the thing named beside it, not for a slot of its own.
+  const things = hits.filter((hit) => !COUNT_WORD.test(hit.text));
+  for (const hit of things.length > 0 ? things : hits) {
     const inner = hits.some((o) => o !== hit && o.start <= hit.start && o.end >= hit.end && o.end - o.start > hit.end - hit.start);
     for (const key of index.keysWithAttributeHead(hit.text)) {
       const exact = parseSlotKey(key).attribute === hit.text;

@@ -23,6 +23,18 @@ describe("extractSlots", () => {
     expect(extractSlots(text)).toEqual([slot]);
   });
 
+  it.each([
+    ["我有3只乌龟", "乌龟"],
+    ["乌龟的数量现在是5。", "乌龟"],
+    ["我的乌龟数量变成了5只。", "乌龟"],
+    ["I have 3 turtles.", "turtle"],
+    ["The number of my turtles is now 5.", "turtle"],
+    ["我家电动车的数量是3辆", "电动车"],
+    ["阳台的绿植增加到了八盆", "绿植"],
+  ])("reads a count in %s as the speaker's count of the thing", (text, thing) => {
+    expect(extractSlots(text)).toEqual([expect.objectContaining({ kind: "state", subject: SELF, attribute: thing })]);
+  });
+
   it("does not read the 在 of 现在 as a copula", () => {
     expect(extractSlots("我老婆现在去了一家私立诊所，和睦家。").filter((s) => s.subject.endsWith("现"))).toEqual([]);
     expect(extractSlots("钥匙现在在鞋柜里")).toEqual([location("钥匙", "鞋柜")]);

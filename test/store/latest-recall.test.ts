@@ -303,6 +303,16 @@ describe("timeline mode and recency", () => {
     store.close();
   });
 
+  it("reads a count said many ways as one slot, asked by the thing counted", () => {
+    const store = openStore();
+    capture(store, [{ user: "我有3只乌龟。" }, { user: "我家电动车的数量是2辆" }, { user: "乌龟的数量现在是5。" }, { user: "我的乌龟数量变成了6只。" }]);
+    const { results, receipt } = search(store, "我的乌龟数量是怎么变化的？", { timeline: true });
+    expect(receipt.slots.map((s) => [s.subject, s.attribute])).toEqual([["(self)", "乌龟"]]);
+    expect(results.map((r) => r.id).filter((id) => id !== user(1))).toEqual([user(0), user(2), user(3)]);
+    expect(search(store, "我现在有几只乌龟？").results[0].id).toBe(user(3));
+    store.close();
+  });
+
   it("puts the newer of two near-equal candidates first in latest mode, and keeps rank order otherwise", () => {
     const store = openStore();
     store.importRecords([
