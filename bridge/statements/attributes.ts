@@ -8,6 +8,7 @@ const CONTACT_FIELDS: Record<string, string[]> = {
   address: ["地址", "住址", "家庭住址", "家的地址", "家里的地址", "收货地址", "通讯地址", "address", "home address", "mailing address", "street address", "postal address"],
   wechat: ["微信", "微信号", "wechat", "wechat id"],
   whatsapp: ["whatsapp", "whatsapp number", "whatsapp号"],
+  extension: ["分机", "分机号", "分机号码", "内线", "内线号码", "extension", "extension number", "ext"],
 };
 
 const PREFERENCE_CATEGORIES: Record<string, string[]> = {

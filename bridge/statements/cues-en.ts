@@ -83,7 +83,7 @@ export const KIND_CUES_EN: Array<[RegExp, SlotKind]> = [
   [/\blive\b|\bliving\b|\breside\b|\bresidence\b|\bmoved\b|\bhome\b|\bcity\b|\bbased\b/, "residence"],
   [/\bwork\b|\bworks\b|\bworking\b|\bjob\b|\bemployer\b|\bcompany\b|\bemployed\b|\bteach(?:es|ing)?\b|\bhired\b/, "workplace"],
   [/\bhow many\b|\bhow much\b|\bnumber of\b|\bcount\b|\bwhat(?:'s| is| are)? (?:my|our)\b/, "state"],
-  [/\bphone\b|\bnumber\b|\bemail\b|\be-mail\b|\baddress\b|\bcontact\b|\bwechat\b|\breach\b/, "contact"],
+  [/\bphone\b|\bnumber\b|\bemail\b|\be-mail\b|\baddress\b|\bcontact\b|\bwechat\b|\breach\b|\bget hold of\b|\bcall\b|\bring\b|\btext\b|\bextension\b/, "contact"],
   ...(["location", "schedule", "preference", "residence", "workplace", "state", "contact"] as const).map((kind): [RegExp, SlotKind] => [STILL_EN, kind]),
 ];
 

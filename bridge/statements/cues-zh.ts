@@ -73,7 +73,7 @@ export const KIND_CUES_ZH: Array<[RegExp, SlotKind]> = [
   [/住|搬|家在|家住|哪个城市|居住|城市|小区/, "residence"],
   [/工作|上班|公司|单位|就职|任职|实习|跳槽|入职/, "workplace"],
   [/几(?!点|号|月|时)[\u4e00-\u9fff]|多少|数量|多重|多高|多长时间|(?:我|我们|我家)的.{1,8}(?:是什么|是啥|怎么样)/, "state"],
-  [/号码|手机号|电话|邮箱|地址|微信|联系方式/, "contact"],
+  [/号码|手机号|电话|邮箱|地址|微信|联系方式|联系|联络|打给|分机|内线/, "contact"],
   // "小林还住青岛吗", "周会还是周四吗", "我还在阿里吗": asking whether a value still holds asks for the current one,
   // of whatever kind the subject's slot is.
   ...(["location", "schedule", "preference", "residence", "workplace", "state", "contact"] as const).map((kind): [RegExp, SlotKind] => [STILL_ZH, kind]),

@@ -1,7 +1,7 @@
 // Reading the state slots out of a memory's clauses: each statement clause through the zh or en patterns,
 // and what spans clauses — frames ("车钥匙不在挂钩上了，我挪到了玄关的抽屉里"), topics asked and answered
 // ("Passport? Moved it to the safe"), values said first and pointed back to ("鞋柜最下面一层，备用钥匙现在搁这儿了").
-import { isWeakCategory, preferenceCategory } from "./attributes";
+import { contactField, isWeakCategory, normaliseContactValue, preferenceCategory } from "./attributes";
 import { fillFrame, frameOfSlot, type SlotFrame } from "./frames";
 import { frameOfEnglish, openPreferenceOfEnglish, openValueOfEnglish } from "./frames-en";
 import { frameOfChinese, openValueOfChinese } from "./frames-zh";
@@ -110,7 +110,17 @@ function readClause(text: string, before: string | undefined): StateSlot | undef
 function slotOfClause(text: string): StateSlot | undefined {
   if (text.length > MAX_SLOT_CLAUSE_CHARS) return undefined;
   const slot = HAN.test(text) ? extractChineseSlot(text) : extractEnglishSlot(text);
-  return slot && countedThing(slot);
+  return slot && contactOfState(countedThing(slot));
+}
+
+// "李经理的分机号改成8035了" reads as a measure; a number under a contact field is contact data ("我的手机是小米14"
+// is not: a phone that is a device keeps its own attribute).
+function contactOfState(slot: StateSlot): StateSlot {
+  const field = slot.kind === "state" && slot.attribute !== undefined ? contactField(slot.attribute) : undefined;
+  if (field === undefined) return slot;
+  const value = normaliseContactValue(field, slot.value);
+  const plausible = field === "email" ? /^[^\s@]+@[^\s@]+$/.test(value) : /^\+?[0-9]{3,}$/.test(value.replace(/[\s\-().]/g, ""));
+  return plausible ? { kind: "contact", subject: slot.subject, attribute: field, value } : slot;
 }
 
 // A count is said of the thing counted: "我有3只乌龟", "乌龟的数量是5", "我的乌龟数量变成了5只" and "the number of

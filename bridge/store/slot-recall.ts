@@ -189,12 +189,15 @@ function askedSlots(index: SlotIndex, query: SlotQuery): AskedSlot[] {
   // nobody else ("手机号是多少"); "my aunt", "我姐" name someone else.
   const selfNamed = bySubject.size === 0 || query.firstPerson;
   const candidates = new Set([...bySubject.keys(), ...byAttribute.keys(), ...(selfNamed ? index.keysWithSubjectHead(SELF) : [])]);
+  const fieldNamed = [...byAttribute.keys()].some((key) => key.startsWith("contact\u0000"));
   const scored: Array<{ slot: AskedSlot; score: number; fits: boolean; newest: number }> = [];
   for (const key of candidates) {
     const slot = parseSlotKey(key);
     const subjectScore = bySubject.get(key) ?? (slot.subject === SELF && selfNamed ? SELF_MATCH : 0);
     const attributeScore = byAttribute.get(key) ?? 0;
-    if (subjectScore === 0 || (slot.attribute !== undefined && attributeScore === 0)) continue;
+    // "怎么联系房东": a way to reach someone, no field named, asks for every contact field of theirs.
+    const anyField = slot.kind === "contact" && query.kinds.has("contact") && !fieldNamed;
+    if (subjectScore === 0 || (slot.attribute !== undefined && attributeScore === 0 && !anyField)) continue;
     const fits = asksForKind(slot, query.kinds);
     // A query for how something is now ("我现在头发什么颜色", "What's the dentist appointment now?") asks about
     // what it names exactly, whatever its question words; a person named so is not asked where they live or work.

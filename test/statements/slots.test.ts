@@ -61,6 +61,7 @@ describe("extractSlots", () => {
     ["I got a new number: 555-0123", slot("contact", SELF, "5550123", "phone")],
     ["My new email is bob@example.com", slot("contact", SELF, "bob@example.com", "email")],
     ["Tom's address changed to 12 Elm Street", slot("contact", "tom", "12 elm street", "address")],
+    ["李经理的分机号改成8035了", slot("contact", "李经理", "8035", "extension")],
   ])("reads the contact field in %s", (text, expected) => {
     expect(extractSlots(text)).toEqual([expected]);
   });

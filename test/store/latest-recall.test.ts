@@ -256,6 +256,16 @@ describe("a query for how something is now", () => {
     store.close();
   });
 
+  it("asks every contact field of someone when the query asks how to reach them and names no field", () => {
+    const store = openStore();
+    capture(store, [{ user: "房东的电话是13611112222" }, { user: "房东的邮箱是landlord@example.com" }, { user: "房东的新号码：13633334444。" }]);
+    const reach = search(store, "怎么联系房东来着");
+    expect(reach.receipt.slots.map((s) => s.attribute).sort()).toEqual(["email", "phone"]);
+    expect(reach.results[0].id).toBe(user(2));
+    expect(search(store, "房东的邮箱是什么？").receipt.slots.map((s) => s.attribute)).toEqual(["email"]);
+    store.close();
+  });
+
   it("does not ask where a person lives or works because the query names them with 'now'", () => {
     const store = openStore();
     capture(store, [{ user: "Melanie lives in Boston." }, { user: "Melanie moved to Denver." }]);
