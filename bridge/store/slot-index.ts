@@ -1,6 +1,7 @@
 // The slot index: for every state slot (kind, subject, attribute), the statements that set it in time
 // order, kept on write, forget and replay and rebuilt from records on checkpoint restore. Only statements
 // with authority over a slot are here (see statementAuthority); quarantine is checked when it is read.
+import { isWeakCategory } from "../statements/attributes";
 import { isHead, predicateOf, type StateSlot } from "../statements/slots";
 
 export interface SlotEntry {
@@ -25,6 +26,8 @@ export class SlotIndex {
   private readonly keysOfDoc = new Map<number, string[]>();
   /** Per predicate, how many indexed statements hold each value: the words a change of that kind is said with. */
   private readonly valuesByPredicate = new Map<string, Map<string, number>>();
+  /** Per liked value, how many statements name it under each named preference category ("海苔" → snack). */
+  private readonly categoriesByValue = new Map<string, Map<string, number>>();
   private statements = 0;
 
   /** Statements indexed, counting each (doc, slot) once. */
@@ -90,6 +93,11 @@ export class SlotIndex {
     return this.keysByAttribute.get(head) ?? EMPTY;
   }
 
+  /** Whether some indexed statement names `value` (without "¬") as a favourite of the named `category`, for any subject. */
+  isValueOfCategory(value: string, category: string): boolean {
+    return (this.categoriesByValue.get(value)?.get(category) ?? 0) > 0;
+  }
+
   /** Whether some indexed statement of `predicate` (see predicateOf) holds `value`, as stored. */
   isKnownValue(predicate: string, value: string): boolean {
     return (this.valuesByPredicate.get(predicate)?.get(value) ?? 0) > 0;
@@ -100,9 +108,13 @@ export class SlotIndex {
     let values = this.valuesByPredicate.get(predicate);
     if (!values) this.valuesByPredicate.set(predicate, (values = new Map()));
     const value = slot.value.replace(/^¬/, "");
-    const count = (values.get(value) ?? 0) + delta;
-    if (count > 0) values.set(value, count);
-    else values.delete(value);
+    bump(values, value, delta);
+    if (slot.kind === "preference" && slot.attribute !== undefined && !isWeakCategory(slot.attribute) && !slot.value.startsWith("¬")) {
+      let categories = this.categoriesByValue.get(value);
+      if (!categories) this.categoriesByValue.set(value, (categories = new Map()));
+      bump(categories, slot.attribute, delta);
+      if (categories.size === 0) this.categoriesByValue.delete(value);
+    }
   }
 
   private dropKey(key: string): void {
@@ -146,6 +158,12 @@ function insertInOrder(chain: SlotEntry[], entry: SlotEntry): void {
     else lo = mid + 1;
   }
   chain.splice(lo, 0, entry);
+}
+
+function bump(counts: Map<string, number>, key: string, delta: number): void {
+  const count = (counts.get(key) ?? 0) + delta;
+  if (count > 0) counts.set(key, count);
+  else counts.delete(key);
 }
 
 function addTo(map: Map<string, Set<string>>, head: string, key: string): void {

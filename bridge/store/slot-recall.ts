@@ -156,7 +156,9 @@ function chainOf(index: SlotIndex, slot: AskedSlot): SlotEntry[] {
     if (attribute.startsWith(WEAK_CATEGORY)) weak.push(...index.chain(key));
     else for (const entry of index.chain(key)) elsewhere.add(bare(entry.slot.value));
   }
-  const members = weak.filter((entry) => values.has(bare(entry.slot.value)) && !elsewhere.has(bare(entry.slot.value)));
+  // The value tells the category: this slot held it, or some statement named it one of this category ("海苔" a 零食).
+  const ofCategory = (value: string) => values.has(value) || index.isValueOfCategory(value, slot.attribute!);
+  const members = weak.filter((entry) => ofCategory(bare(entry.slot.value)) && !elsewhere.has(bare(entry.slot.value)));
   return [...own, ...members].sort((a, b) => a.timestampMs - b.timestampMs || a.doc - b.doc);
 }
 

@@ -203,6 +203,16 @@ describe("changes that are not locations", () => {
   });
 });
 
+describe("a favourite said without its category", () => {
+  it("joins the category some statement has named its value under, and no other", () => {
+    const store = openStore();
+    capture(store, [{ user: "我妹最喜欢的零食是海苔。" }, { user: "我最喜欢的零食是巧克力。" }, { user: "我最喜欢的水果是芒果。" }, { user: "最近最爱吃海苔了。" }]);
+    expect(search(store, "我现在最喜欢的零食是什么？").results[0].id).toBe(user(3));
+    expect(search(store, "我现在最喜欢的水果是什么？").results[0].id).toBe(user(2));
+    store.close();
+  });
+});
+
 describe("a change the slot grammar cannot read", () => {
   it.each([
     ["zh", ["钥匙放在花盆里了。", "钥匙放在鞋柜里了。", "钥匙的话，最后还是回到了花盆。"], "钥匙在哪里？"],
