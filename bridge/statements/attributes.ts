@@ -8,6 +8,7 @@ const CONTACT_FIELDS: Record<string, string[]> = {
   address: ["地址", "住址", "家庭住址", "家的地址", "家里的地址", "收货地址", "通讯地址", "address", "home address", "mailing address", "street address", "postal address"],
   wechat: ["微信", "微信号", "wechat", "wechat id"],
   whatsapp: ["whatsapp", "whatsapp number", "whatsapp号"],
+  work_phone: ["工作电话", "办公电话", "单位电话", "座机", "座机号", "work phone", "work phone number", "work number", "office phone", "office number", "office line", "desk phone"],
   extension: ["分机", "分机号", "分机号码", "内线", "内线号码", "extension", "extension number", "ext"],
 };
 
@@ -68,6 +69,37 @@ export const ATTRIBUTE_WORDS: ReadonlyArray<{ word: string; kind: "contact" | "p
   ...[...CATEGORY_BY_WORD].map(([word, key]) => ({ word, kind: "preference" as const, key })),
 ].sort((a, b) => b.word.length - a.word.length);
 
+export interface AttributeSpan {
+  start: number;
+  end: number;
+  key: string;
+  kind: "contact" | "preference";
+}
+
+/**
+ * Where `text` (lowercased NFKC) names contact fields and preference categories, longest words first: a
+ * shorter word inside a longer one ("address" in "email address", "phone" in "work phone") names nothing.
+ * English words must stand alone ("cell" is not in "cellar"; a plural s is allowed).
+ */
+export function attributeSpans(text: string): AttributeSpan[] {
+  const spans: AttributeSpan[] = [];
+  for (const { word, kind, key } of ATTRIBUTE_WORDS) {
+    for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + 1)) {
+      if (!/\p{Script=Han}/u.test(word) && !standsAlone(text, at, word.length)) continue;
+      const end = at + word.length;
+      if (spans.some((span) => span.start <= at && span.end >= end)) continue;
+      spans.push({ start: at, end, key, kind });
+    }
+  }
+  return spans;
+}
+
+function standsAlone(text: string, at: number, length: number): boolean {
+  const before = text[at - 1] ?? "";
+  const after = text.slice(at + length, at + length + 2);
+  return !/[a-z]/.test(before) && !/^[a-z]/.test(after.replace(/^s(?![a-z])/, ""));
+}
+
 function stripAttributeModifiers(raw: string): string {
   const trimmed = raw.trim();
   const stripped = trimmed.replace(MODIFIERS_ZH, "").replace(MODIFIERS_EN, "").trim();
@@ -121,7 +153,9 @@ export function isWeakCategory(attribute: string | undefined): boolean {
   return attribute !== undefined && attribute.startsWith(WEAK_CATEGORY);
 }
 
+const NUMBER_FIELDS = new Set(["phone", "whatsapp", "work_phone", "extension"]);
+
 /** Contact values compare without spacing and separators: "139 1234-5678" is "13912345678". */
 export function normaliseContactValue(field: string, value: string): string {
-  return field === "phone" || field === "whatsapp" ? value.replace(/[\s\-().]/g, "") : value.replace(/\s+/g, " ").trim();
+  return NUMBER_FIELDS.has(field) ? value.replace(/[\s\-().]/g, "") : value.replace(/\s+/g, " ").trim();
 }

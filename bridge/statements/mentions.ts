@@ -2,7 +2,7 @@
 // text as a name of its own (not inside a longer name the index knows), the attribute's words, the speaker
 // for their own slots, and a word of the slot's kind (a place word, a time, a number, a liking verb).
 // Per-language closed classes only; the subjects and attributes come from the slot index.
-import { attributeWords } from "./attributes";
+import { attributeSpans, attributeWords } from "./attributes";
 import { canonicalKin } from "./en-phrases";
 import { FIRST_PERSON_EN } from "./cues-en";
 import { FIRST_PERSON_ZH } from "./cues-zh";
@@ -59,9 +59,19 @@ function namesWords(text: string, name: string, isOtherName: (phrase: string) =>
   return false;
 }
 
-/** Whether `text` names the attribute: one of its words (a contact field or category, any language) or the attribute itself. */
+/**
+ * Whether `text` names the attribute: one of its words (a contact field or category, any language) or the
+ * attribute itself, not inside a longer word of another field ("phone" in "work phone").
+ */
 export function namesAttribute(text: string, attribute: string): boolean {
-  return attributeWords(attribute).some((word) => (HAN.test(word) ? hanPattern(word).test(text) : new RegExp(`(?:^|[^a-z0-9])${escape(word)}s?(?![a-z0-9])`).test(text)));
+  const spans = attributeSpans(text);
+  if (spans.some((span) => span.key === attribute)) return true;
+  // Not inside a longer word of another field or category; a Han word may have 的 inside ("喝水的目标").
+  const elsewhere = (at: number, end: number) => spans.some((span) => span.key !== attribute && span.start <= at && span.end >= end);
+  return attributeWords(attribute).some((word) => {
+    const pattern = HAN.test(word) ? hanPattern(word) : new RegExp(`(?<![a-z0-9])${escape(word)}s?(?![a-z0-9])`, "g");
+    return [...text.matchAll(pattern)].some((match) => !elsewhere(match.index!, match.index! + match[0].length));
+  });
 }
 
 // Relatives and others a statement about someone else names; the speaker's own slots need the speaker or nobody.
@@ -78,6 +88,11 @@ export function mayBeSelf(text: string): boolean {
   const zh = HAN.test(text);
   if (zh ? FIRST_PERSON_ZH.test(text) : FIRST_PERSON_EN.test(text)) return !namesOthers(text);
   return !(zh ? OTHER_PERSON_ZH : OTHER_PERSON_EN).test(text);
+}
+
+/** Whether `text` names a contact field: then it gives that field, not where someone lives or works. */
+export function namesContactField(text: string): boolean {
+  return attributeSpans(text).some((span) => span.kind === "contact");
 }
 
 /** Whether a statement names someone else than the speaker and their relatives: then the thing it names may be theirs. */

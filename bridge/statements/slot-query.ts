@@ -1,7 +1,7 @@
 // What a query says about state slots, before any index is consulted: the phrases that could name a
 // subject or attribute (Han substrings, English word n-grams, with their positions), whether the speaker
 // asks about themselves, which kinds of state the question words point at, and canonical attributes.
-import { ATTRIBUTE_WORDS, categoryOfVerb } from "./attributes";
+import { attributeSpans, categoryOfVerb } from "./attributes";
 import { CURRENT_EN, FIRST_PERSON_EN, KIND_CUES_EN } from "./cues-en";
 import { CURRENT_ZH, FIRST_PERSON_ZH, KIND_CUES_ZH } from "./cues-zh";
 import { canonicalKin, foldPlural } from "./en-phrases";
@@ -25,6 +25,8 @@ export interface SlotQuery {
   kinds: ReadonlySet<SlotKind>;
   /** Canonical contact fields and preference categories the query names ("手机号" → phone, "饮料" → drink). */
   attributes: ReadonlySet<string>;
+  /** Where the query names each of them: a shorter word inside ("address" in "email address") names nothing. */
+  attributeSpans: ReadonlyArray<{ start: number; end: number; key: string }>;
   /** Preference categories only a verb implies ("喝" → drink): weaker than a named category ("茶叶"). */
   verbCategories: ReadonlySet<string>;
 }
@@ -47,7 +49,7 @@ export function readSlotQuery(query: string): SlotQuery {
     firstPerson: FIRST_PERSON_ZH.test(text) || FIRST_PERSON_EN.test(text),
     current: CURRENT_ZH.test(text) || CURRENT_EN.test(text),
     kinds: kindsOf(text),
-    attributes: attributesOf(text),
+    ...attributesOf(text),
     verbCategories: verbCategoriesOf(text),
   };
 }
@@ -94,17 +96,16 @@ const MEASURE_QUESTIONS: Array<[RegExp, string[]]> = [
   [/\bhow tall\b/, ["height", "身高"]],
 ];
 
-function attributesOf(text: string): Set<string> {
+function attributesOf(text: string): Pick<SlotQuery, "attributes" | "attributeSpans"> {
   const found = new Set<string>();
+  const spans: Array<{ start: number; end: number; key: string }> = [];
   for (const [pattern, attributes] of MEASURE_QUESTIONS) if (pattern.test(text)) for (const attribute of attributes) found.add(attribute);
-  for (const { word, key } of ATTRIBUTE_WORDS) {
-    const at = text.indexOf(word);
-    if (at === -1) continue;
-    // English words must stand alone ("cell" is not in "cellar").
-    if (!HAN.test(word) && !standsAlone(text, at, word.length)) continue;
-    found.add(key);
+  // Longest words first: "email address" is taken before the "address" inside it, which then names nothing.
+  for (const span of attributeSpans(text)) {
+    spans.push({ start: span.start, end: span.end, key: span.key });
+    found.add(span.key);
   }
-  return found;
+  return { attributes: found, attributeSpans: spans };
 }
 
 function verbCategoriesOf(text: string): Set<string> {
@@ -116,11 +117,4 @@ function verbCategoriesOf(text: string): Set<string> {
     if (category) found.add(category);
   }
   return found;
-}
-
-// A plural "s" still counts as the word ("drinks").
-function standsAlone(text: string, at: number, length: number): boolean {
-  const before = text[at - 1] ?? "";
-  const after = text.slice(at + length, at + length + 2);
-  return !/[a-z]/.test(before) && !/^[a-z]/.test(after.replace(/^s(?![a-z])/, ""));
 }

@@ -88,6 +88,8 @@ export function matchWorkplace(text: string): Match {
   // are not employers.
   const employer = at[2].replace(/^(?:a|an)\s+.+?\s+(?:called|named)\s+/, "");
   if (at === joined && /^(?:a|an|the)\s/.test(employer)) return undefined;
+  // "I work with 5 hamsters", "work with some kids": a count of things or people is no employer.
+  if (/^(?:[0-9]|(?:one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|some|many|several|lots of)\s)/.test(employer)) return undefined;
   return personSlot("workplace", at[1] || "i", employer);
 }
 

@@ -23,6 +23,7 @@ import {
 // Closed grammatical sets only: these are placement verbs and change verbs, never things or places.
 const PLACE_VERB =
   "(?:存放|停放|安放|摆放|寄存|保存|收纳|放|摆|搁|塞|藏|锁|存|停|泊|搬|挪|移|落|忘|收|挂|装|留|扔|丢|拿|带|寄|插|夹|关|晾|戴|供)";
+const NOUN_ENDING_VERB = /^(?:带|夹|锁|装)/;
 // "拿回来放在…": 回来/回去 finish the fetching verb; the placement comes after.
 const DIRECTION = "(?:了|好)?(?:回到|在|到|进|入|回(?!来|去)|至)(?:了)?";
 const CHANGE_VERB = "(?:染成|染回|改成|改为|改到|换成|换到|变成|变为|更新为|更新成|更改为|调整为|调到|设成|设为|定成|定为|调成)";
@@ -86,7 +87,9 @@ function matchLocation(text: string): Match {
   const ba = BA_PLACE.exec(text) ?? BA_ANY_VERB.exec(text);
   if (ba) return negated(ba[1]) ? null : locationSlot(ba[2], ba[3]);
   const topic = TOPIC_PLACE.exec(text);
-  if (topic) return negated(topic[1]) ? null : locationSlot(topic[1], topic[2]);
+  // "胶带在工具箱里", "文件夹在抽屉里": 带, 夹, 锁, 装 end nouns as often as they are verbs; after one lone
+  // character they are the noun's end, and the copula reading below takes the whole noun.
+  if (topic && !(stripLeadingNoise(topic[1]).length === 1 && NOUN_ENDING_VERB.test(text.slice(topic[1].length)))) return negated(topic[1]) ? null : locationSlot(topic[1], topic[2]);
   const placedAt = TOPIC_PLACED_AT.exec(text);
   if (placedAt && endsOnPlace(placedAt[2])) return negated(placedAt[1]) ? null : locationSlot(placedAt[1], placedAt[2]);
   const handed = TAKEN_BY.exec(text) ?? HANDED_TO.exec(text);
@@ -146,4 +149,8 @@ function stateSlot(rawSubject: string, rawValue: string): StateSlot | null {
   const place = personPlaceKind(attribute);
   if (place) return { kind: place, subject: owner || SELF, value: normalisePlace(value) };
   return { kind: "state", subject: owner || SELF, attribute, value };
+}
+
+function stripLeadingNoise(phrase: string): string {
+  return phrase.replace(/^(?:我的|我们的|我|我们|这个|那个|这|那)/, "");
 }

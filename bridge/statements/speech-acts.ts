@@ -32,7 +32,7 @@ const HAN = /\p{Script=Han}/u;
 // …and not after a few abbreviations that stand before a name ("St. Mary's", "Dr. Lee").
 const SENTENCE = /([^。!?;\n\r…]+?)([。!?;\n\r…]+|(?<!\b(?:st|mr|mrs|ms|dr|jr|sr|ave|blvd|no|vs|etc|approx))\.(?=\s|$)|$)/gu;
 // A comma between digits groups thousands ("£1,300"), it does not part clauses.
-const CLAUSE_BREAK = /(?<![0-9]),|,(?![0-9]{3}(?![0-9]))|、|~|—|–|\s-\s|\band then\b|\bbut\b|\sso\s(?=(?:the|my|our|i|we|it|he|she|they|now)\b)|然后|但是|不过|所以/u;
+const CLAUSE_BREAK = /(?<![0-9]),|,(?![0-9]{3}(?![0-9]))|、|~|—|–|\s-\s|\band then\b|\band(?= (?:now|currently|works?|lives?|moved)\b)|\bbut\b|\sso\s(?=(?:the|my|our|i|we|it|he|she|they|now)\b)|然后|但是|不过|所以/u;
 // A colon between digits is a clock time ("3:30"), not a break.
 const COLON = /(?<![0-9]):|:(?![0-9])/;
 // Sentence punctuation, brackets, quotes and emoji; not "%", "#", "@" or currency, which belong to values.

@@ -5,7 +5,7 @@
 // Found through the lexical index's postings of the subject's words, never by a corpus scan.
 import { documentTerms } from "../index/analyze";
 import type { Bm25Index } from "../index/bm25";
-import { holdsKnownValue, holdsNumber, mayBeSelf, mentionText, namesAttribute, namesOthers, namesSubject, searchPhrases, showsKind } from "../statements/mentions";
+import { holdsKnownValue, holdsNumber, mayBeSelf, mentionText, namesAttribute, namesContactField, namesOthers, namesSubject, searchPhrases, showsKind } from "../statements/mentions";
 import { predicateOf, SELF, type StateSlot } from "../statements/slots";
 import type { SpeechAct } from "../statements/speech-acts";
 import { hasSlotAuthority } from "./record-statements";
@@ -64,7 +64,7 @@ function slotNamer(view: MentionView, asked: AskedSlot): (doc: number) => boolea
     if (!hasSlotAuthority(record.source_type) || view.act(doc) !== "statement" || !setsNoOtherSlot(view.slots(doc), asked)) return false;
     const text = mentionText(record.text);
     if (!namesSubject(text, asked.subject, isOtherName)) return false;
-    if (asked.attribute !== undefined && !namesAttribute(text, asked.attribute)) return false;
+    if (asked.attribute !== undefined ? !namesAttribute(text, asked.attribute) : asked.kind !== "contact" && namesContactField(text)) return false;
     if (asked.subject === SELF ? !mayBeSelf(text) : !isPerson && namesOthers(text)) return false;
     if (!showsKind(text, asked.kind)) return false;
     // The value must be one a statement of this kind has held: a time, number or contact datum has its own shape.

@@ -267,7 +267,10 @@ function attributeMatches(index: SlotIndex, query: SlotQuery, hits: readonly Que
   const things = hits.filter((hit) => !COUNT_WORD.test(hit.text));
   for (const hit of things.length > 0 ? things : hits) {
     const inner = hits.some((o) => o !== hit && o.start <= hit.start && o.end >= hit.end && o.end - o.start > hit.end - hit.start);
+    // "address" inside "email address" names the email, not the address.
+    const within = query.attributeSpans.filter((span) => span.start <= hit.start && span.end >= hit.end && span.end - span.start > hit.end - hit.start);
     for (const key of index.keysWithAttributeHead(hit.text)) {
+      if (within.some((span) => span.key !== parseSlotKey(key).attribute)) continue;
       const exact = parseSlotKey(key).attribute === hit.text;
       if (!inner || exact) note(key, exact);
     }

@@ -18,6 +18,9 @@ describe("extractSlots", () => {
     ["这把钥匙在抽屉里", location("钥匙", "抽屉")],
     ["我买了一个杯子放在桌子上", location("杯子", "桌子")],
     ["小林去年搬去了厦门", location("小林", "厦门")],
+    ["胶带在工具箱里。", location("胶带", "工具箱")],
+    ["领带在衣柜里", location("领带", "衣柜")],
+    ["钥匙带在身上", location("钥匙", "身上")],
     ["护照今年放在保险柜里", location("护照", "保险柜")],
   ])("reads the Chinese location in %s", (text, slot) => {
     expect(extractSlots(text)).toEqual([slot]);
@@ -33,6 +36,11 @@ describe("extractSlots", () => {
     ["阳台的绿植增加到了八盆", "绿植"],
   ])("reads a count in %s as the speaker's count of the thing", (text, thing) => {
     expect(extractSlots(text)).toEqual([expect.objectContaining({ kind: "state", subject: SELF, attribute: thing })]);
+  });
+
+  it("reads a new job after leaving the old one, and no employer in a count of things worked with", () => {
+    expect(extractSlots("My neighbour left Oscorp and now works at Hooli.")).toEqual([slot("workplace", "neighbour", "hooli")]);
+    expect(extractSlots("I work with 5 hamsters.")).toEqual([]);
   });
 
   it("does not read the 在 of 现在 as a copula", () => {
@@ -62,6 +70,7 @@ describe("extractSlots", () => {
     ["My new email is bob@example.com", slot("contact", SELF, "bob@example.com", "email")],
     ["Tom's address changed to 12 Elm Street", slot("contact", "tom", "12 elm street", "address")],
     ["李经理的分机号改成8035了", slot("contact", "李经理", "8035", "extension")],
+    ["My aunt's work phone is 555-0185.", slot("contact", "aunt", "5550185", "work_phone")],
   ])("reads the contact field in %s", (text, expected) => {
     expect(extractSlots(text)).toEqual([expected]);
   });

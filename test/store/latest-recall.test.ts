@@ -266,6 +266,21 @@ describe("a query for how something is now", () => {
     store.close();
   });
 
+  it("asks the field a longer word names, not the shorter word inside it", () => {
+    const store = openStore();
+    capture(store, [
+      { user: "My aunt's email address is jo@example.com." },
+      { user: "My aunt's phone number is 555-0100." },
+      { user: "My aunt's home address changed to 12 Elm Street." },
+      { user: "My aunt's work phone is 555-0185." },
+    ]);
+    expect(search(store, "What's my aunt's current email address?").results[0].id).toBe(user(0));
+    expect(search(store, "What's my aunt's current email address?").receipt.slots.map((s) => s.attribute)).toEqual(["email"]);
+    expect(search(store, "What's my aunt's phone number now?").receipt.slots.map((s) => s.attribute)).toEqual(["phone"]);
+    expect(search(store, "What's my aunt's current work phone?").results[0].id).toBe(user(3));
+    store.close();
+  });
+
   it("asks every contact field of someone when the query asks how to reach them and names no field", () => {
     const store = openStore();
     capture(store, [{ user: "房东的电话是13611112222" }, { user: "房东的邮箱是landlord@example.com" }, { user: "房东的新号码：13633334444。" }]);
