@@ -43,7 +43,9 @@ export const QUESTION_OPENER_EN = new RegExp(
     "|(?:have|has|had|don't)\\s+(?:i|you|we|they|he|she|it|my|your|our|their|his|her|the|this|that|there|these|those|anyone|anything)\\b" +
     "|do\\s+(?:i|you|we|they)\\b" +
     "|(?:any idea|do you (?:know|remember|recall)|can you (?:remember|recall)|remind me (?:where|what|when|which|who|how))\\b" +
-    "|(?:i have a question|quick question|question)\\b)",
+    "|(?:i have a question|quick question|question)\\b" +
+    // Questions said as statements: "I forgot where I put my passport", "not sure when the dentist is".
+    "|(?:i\\s+)?(?:just\\s+)?(?:forgot|(?:have|'ve)\\s+forgotten|can't remember|cannot remember|don't remember|do not remember|can't recall|don't recall|(?:am\\s+|'m\\s+)?wondering|wonder|(?:have\\s+)?no idea|(?:am\\s+|'m\\s+)?not sure|don't know|do not know|lost track of)\\s+(?:where|what|when|which|who|how|if|whether)\\b)",
 );
 
 /** Openers of a request addressed to the listener (imperatives of asking, not of placing things). */
@@ -98,3 +100,6 @@ export const NUMBER_WORDS_EN: Record<string, string> = {
 
 /** Words that ask for the state as it is now ("now", "currently", "these days"). */
 export const CURRENT_EN = /\b(?:now|currently|current|latest|these days|nowadays|at the moment|right now|at present|presently)\b/;
+
+/** Hedges that make a clause a guess, not a statement: "I think my passport is in the drawer, is it still?". */
+export const HEDGE_EN = /^(?:i think|i thought|i remember|i believe|i guess|if i remember (?:right|correctly)|iirc|wasn't it|was it|i'm pretty sure|pretty sure)\b/;

@@ -26,7 +26,8 @@ export const QUESTION_WORD_ZH =
 export const QUESTION_WORD_EXCEPTIONS_ZH = /什么都|什么也|没什么|不管什么|无论什么|随便什么|什么的|哪儿都|哪里都|哪都|谁都|谁也|怎么都|怎么也|不怎么|多少有点|多少也/g;
 
 /** Sentence-final question particles. */
-export const QUESTION_PARTICLE_ZH = /(?:吗|么|嘛|来着)$/;
+// "还在鞋柜里不", "到了没": a verb phrase closed by 不/没 asks whether it holds.
+export const QUESTION_PARTICLE_ZH = /(?:吗|么|嘛|来着|(?<=[\u4e00-\u9fff]{2})(?:不|没|没有))$/;
 
 /** Asking to ask ("请问", "我想问一下"): the clause belongs to the question that follows. */
 export const QUESTION_OPENER_ZH = /^(?:请问|想问一下|想问|问一下|问个问题|我想问(?:一下)?|我想知道|你知道|你还记得|还记得)/;
@@ -84,3 +85,6 @@ export const FIRST_PERSON_ZH = /(?:我|咱|俺)(?!的|们的|妈|爸|哥|姐|弟
 
 /** Words that ask for the state as it is now ("现在", "目前", "最新"). */
 export const CURRENT_ZH = /现在|目前|如今|当前|最新|眼下|这会儿|现如今/;
+
+/** Hedges that make a clause a guess, not a statement: "我记得护照在抽屉里，现在还在吗？". */
+export const HEDGE_ZH = /^(?:我记得|我印象中|印象中|我好像|好像|我以为|我猜|应该是|是不是|我没记错的话)/;

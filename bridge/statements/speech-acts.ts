@@ -1,8 +1,9 @@
 // Speech acts, decided at write time without an LLM: each clause of a memory is a statement, a question,
 // a request or an acknowledgement, and so is the memory as a whole. Only statements can set a state slot.
-import { ACK_EN, LEADING_FILLER_EN, MEMORY_WRAPPER_EN, NON_ANSWER_EN, QUESTION_OPENER_EN, REQUEST_EN } from "./cues-en";
+import { ACK_EN, HEDGE_EN, LEADING_FILLER_EN, MEMORY_WRAPPER_EN, NON_ANSWER_EN, QUESTION_OPENER_EN, REQUEST_EN } from "./cues-en";
 import {
   ACK_ZH,
+  HEDGE_ZH,
   LEADING_FILLER_ZH,
   MEMORY_WRAPPER_ZH,
   NON_ANSWER_ZH,
@@ -55,11 +56,12 @@ export function readClauses(text: string, speaker: Speaker): Clause[] {
     const parts = match[1].split(CLAUSE_BREAK);
     const asked = match[2].includes("?");
     const tagged = asked && TAG_QUESTION.test(clean(parts[parts.length - 1]));
-    parts.forEach((part, i) => {
-      const last = i === parts.length - 1;
-      const { text: content, act } = classify(part, speaker, asked && last);
-      clauses.push({ text: content, act: tagged ? "question" : act, sentence });
-    });
+    const read = parts.map((part, i) => classify(part, speaker, asked && i === parts.length - 1));
+    // "My passport, where is it?", "护照，放哪了？": a bare topic before the question is what it asks about.
+    // "我记得护照在抽屉里，现在还在吗？": a guess before the question is part of it.
+    const topicOfQuestion =
+      read.length > 1 && read[read.length - 1].act === "question" && read.slice(0, -1).every((c, i) => c.act !== "statement" || isTopicPhrase(c.text) || isHedged(clean(parts[i])));
+    for (const { text: content, act } of read) clauses.push({ text: content, act: tagged || topicOfQuestion ? "question" : act, sentence });
     sentence++;
   }
   return clauses;
@@ -111,6 +113,16 @@ function isQuestion(text: string): boolean {
   const plain = text.replace(QUESTION_WORD_EXCEPTIONS_ZH, "");
   if (/呢$/.test(plain) && plain.length <= 6) return true;
   return QUESTION_WORD_ZH.test(plain);
+}
+
+function isHedged(text: string): boolean {
+  return HEDGE_ZH.test(text) || HEDGE_EN.test(text);
+}
+
+// A noun phrase with no verb: at most four words or ten Han characters, no pronoun subject, no copula.
+function isTopicPhrase(text: string): boolean {
+  if (HAN.test(text)) return text.length <= 10 && !/[了过着是在有]/.test(text);
+  return text.split(" ").length <= 4 && /^(?:(?:my|our|the|your)\s+)?[a-z][a-z' -]*$/.test(text) && !/\b(?:i|we|you|he|she|they|it|is|are|was|were|have|has|had|did|do|does|moved|put|left)\b/.test(text);
 }
 
 function isWrapperOnly(text: string): boolean {

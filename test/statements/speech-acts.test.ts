@@ -59,6 +59,25 @@ describe("speech acts", () => {
     expect(extractSlots("我把钥匙放在鞋柜里了，你记住了吗？")).toEqual([{ kind: "location", subject: "钥匙", value: "鞋柜" }]);
   });
 
+  it.each([
+    "I forgot where I put my passport.",
+    "I can't remember when the dentist appointment is.",
+    "Not sure where my passport is.",
+    "My passport, where is it?",
+    "护照，放哪了？",
+    "钥匙还在鞋柜里不",
+    "我记得护照在抽屉里，现在还在吗？",
+    "I think my passport is in the drawer, is it still there?",
+  ])("reads a question said as a statement, a topic or a guess as a question: %s", (text) => {
+    expect(actOf(text)).toBe("question");
+    expect(extractSlots(text)).toEqual([]);
+  });
+
+  it("keeps a real statement before a question a statement", () => {
+    expect(actOf("I moved it, where is the charger?")).toBe("statement");
+    expect(actOf("今天很冷，不过没事")).toBe("statement");
+  });
+
   const statements = ["钥匙放在鞋柜里", "我把护照放在书桌抽屉里", "My keys are in the drawer", "I moved my passport to the safe", "我的手机号是13800000000"];
 
   it("never reads a slot out of a statement turned into a question", () => {
