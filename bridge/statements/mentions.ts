@@ -105,14 +105,14 @@ export function namesOthers(text: string): boolean {
 const KIND_WORDS_ZH: Partial<Record<SlotKind, RegExp>> = {
   location: /在|放|搁|塞|挂|收|藏|锁|留|存|停|摆|带|挪|移|搬|住|到|交给|拿|借|寄|那儿|那里|这儿|这里|手上|手里|身上|里|上/,
   workplace: /上班|工作|任职|就职|实习|打工|入职|跳槽|去了|进了|加入|调到|调去|转到|换到|换了|当|做|干|教|公司|单位|辞职|离职/,
-  preference: /喜欢|爱|迷|偏好|偏爱|中意|钟爱|热衷|上瘾|着迷|换成|改成|变成|常|沉迷|馋|入坑/,
+  preference: /喜欢|爱|迷|偏好|偏爱|中意|钟爱|钟情|热衷|上瘾|着迷|换成|改成|变成|常|沉迷|馋|入坑|心头好|喜好|首选|改喝|改吃|改听|改看/,
   contact: /[0-9]{3}|@|[a-z][a-z0-9_.-]{3,}/,
 };
 const KIND_WORDS_EN: Partial<Record<SlotKind, RegExp>> = {
   location:
     /\b(?:in|on|at|under|behind|inside|beside|near|with|into|onto|moved|put|left|keep|keeps|kept|stored|hung|hanging|parked|placed|lent|gave|took|live|lives|living|relocated|based|settled)\b/,
   workplace: /\b(?:work|works|working|job|joined|hired|employed|started|switched|moved|left|quit|intern|interning|company|employer|teach|teaches|teaching|transferred)\b/,
-  preference: /\b(?:favou?rite|prefer|prefers|preferred|love|loves|like|likes|into|obsessed|hooked|enjoy|enjoys|switched|go-to)\b/,
+  preference: /\b(?:favou?rite|prefer|prefers|preferred|love|loves|loving|like|likes|into|obsessed|hooked|enjoy|enjoys|switched|go-to|fond|crazy about|top pick|pick)\b/,
   contact: /[0-9]{3}|@|\b[a-z][a-z0-9_.-]{3,}\b/,
 };
 

@@ -291,6 +291,16 @@ describe("a query for how something is now", () => {
     store.close();
   });
 
+  it.each([
+    ["我姐现在定居在哪座城？", ["我姐住在成都", "我姐搬到了杭州"]],
+    ["Which town is my sister settled in these days?", ["My sister lives in Boston.", "My sister moved to Seattle."]],
+  ])("reads where someone lives from more ways to ask it: %s", (query, statements) => {
+    const store = openStore();
+    capture(store, statements.map((text) => ({ user: text })));
+    expect(search(store, query).results[0].id).toBe(user(1));
+    store.close();
+  });
+
   it("does not ask where a person lives or works because the query names them with 'now'", () => {
     const store = openStore();
     capture(store, [{ user: "Melanie lives in Boston." }, { user: "Melanie moved to Denver." }]);
