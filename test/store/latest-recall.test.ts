@@ -292,12 +292,14 @@ describe("a query for how something is now", () => {
   });
 
   it.each([
-    ["我姐现在定居在哪座城？", ["我姐住在成都", "我姐搬到了杭州"]],
+    ["我姐如今定居何处？", ["我姐住在成都", "我姐搬到了杭州"]],
     ["Which town is my sister settled in these days?", ["My sister lives in Boston.", "My sister moved to Seattle."]],
   ])("reads where someone lives from more ways to ask it: %s", (query, statements) => {
     const store = openStore();
     capture(store, statements.map((text) => ({ user: text })));
-    expect(search(store, query).results[0].id).toBe(user(1));
+    const { results, receipt } = search(store, query);
+    expect(receipt.slots[0]).toMatchObject({ kind: "location", current_id: user(1) });
+    expect(results[0].id).toBe(user(1));
     store.close();
   });
 
