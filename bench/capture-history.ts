@@ -4,7 +4,7 @@
 import { turnRecords, type TurnRecord } from "../plugin/capture/turn-records";
 import { fillerTurn, type FillerRole, type Mentions } from "./capture-chitchat";
 import { changeBucket, planSequences, planStates, TEMPLATES, type ChangeBucket, type PlannedSequence, type PlannedState } from "./capture-plan";
-import { fillTemplate, type Family, type Half, type Lang, type SlotKind } from "./capture-templates";
+import { fillTemplate, type Family, type Half, type Lang, type SlotKind, type TemplateHalf } from "./capture-templates";
 import { SeededRandom } from "./seeded-random";
 
 export type Role = "statement" | "restatement" | "acknowledgement" | "question" | "answer" | "non-answer" | "action" | "action-reply" | FillerRole | "filler-reply";
@@ -63,12 +63,14 @@ const YEAR_START_MS = Date.UTC(2025, 0, 1, 7, 30);
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 const FILLER_MIX = { ackShare: 0.07, distractorShare: 0.1 };
 
-export function generateCaptureHistory(options: { turns: number; seed: number }): CaptureHistory {
+/** `templates` replaces a half's phrasing (bench:capture --dev-templates plants the tuning half with the dev set). */
+export function generateCaptureHistory(options: { turns: number; seed: number; templates?: Partial<Record<Half, TemplateHalf>> }): CaptureHistory {
+  const templates = { ...TEMPLATES, ...options.templates };
   const rng = new SeededRandom(options.seed);
   const planned = planStates(rng, options.turns);
-  const sequences = planSequences(rng, options.turns);
+  const sequences = planSequences(rng, options.turns, templates);
   const slots = orderSlots(rng, planned, sequences, options.turns);
-  const writer = new HistoryWriter(rng, planned, sequences, options.turns);
+  const writer = new HistoryWriter(rng, planned, sequences, options.turns, templates);
   slots.forEach((slot) => writer.write(slot));
   return { seed: options.seed, turns: options.turns, records: writer.records, states: writer.finishStates(), sequences: writer.finishSequences(), truth: writer.truth };
 }
@@ -109,6 +111,7 @@ class HistoryWriter {
     private readonly states: PlannedState[],
     private readonly sequences: PlannedSequence[],
     turns: number,
+    private readonly templates: Record<Half, TemplateHalf>,
   ) {
     this.statementIds = states.map(() => []);
     this.current = states.map(() => -1);
@@ -130,7 +133,7 @@ class HistoryWriter {
 
   private writeStatement(s: number, index: number): void {
     const state = this.states[s];
-    const t = TEMPLATES[state.half][state.spec.lang].families[state.spec.family];
+    const t = this.templates[state.half][state.spec.lang].families[state.spec.family];
     const value = state.values[index];
     const vars = { ...state.spec.vars, ...value.vars, old: index > 0 ? state.values[index - 1].text : "" };
     const statements = index === 0 ? t.statements.filter((x) => !x.includes("{old}")) : t.statements;
@@ -139,7 +142,7 @@ class HistoryWriter {
     const roll = this.rng.next();
     const reply =
       roll < 1 / 3
-        ? { text: this.rng.pick(TEMPLATES[state.half][state.spec.lang].acknowledgements), role: "acknowledgement" as const }
+        ? { text: this.rng.pick(this.templates[state.half][state.spec.lang].acknowledgements), role: "acknowledgement" as const }
         : { text: fillTemplate(this.rng.pick(roll < 2 / 3 ? t.restatements : t.elided), vars), role: "restatement" as const, assertion };
     const [userId] = this.turn(fillTemplate(this.rng.pick(statements), vars), { ...base, role: "statement", assertion }, reply.text, { ...base, ...reply });
     this.statementIds[s].push(userId);
@@ -148,7 +151,7 @@ class HistoryWriter {
 
   private writeQuestion(s: number): void {
     const state = this.states[s];
-    const lang = TEMPLATES[state.half][state.spec.lang];
+    const lang = this.templates[state.half][state.spec.lang];
     const t = lang.families[state.spec.family];
     const value = state.values[this.current[s]];
     const vars = { ...state.spec.vars, ...value.vars };
@@ -164,7 +167,7 @@ class HistoryWriter {
   private writeAction(q: number, step: number): void {
     const sequence = this.sequences[q];
     const base = { caseId: sequence.id, heldOut: sequence.half === "heldout" };
-    const reply = this.rng.pick(TEMPLATES[sequence.half][sequence.lang].actionReplies);
+    const reply = this.rng.pick(this.templates[sequence.half][sequence.lang].actionReplies);
     const [userId] = this.turn(fillTemplate(sequence.steps[step], { obj: sequence.object }), { ...base, role: "action" }, reply, { ...base, role: "action-reply" });
     this.stepIds[q].push(userId);
   }
@@ -196,7 +199,7 @@ class HistoryWriter {
 
   finishStates(): PlantedState[] {
     return this.states.map((state, s) => {
-      const t = TEMPLATES[state.half][state.spec.lang].families[state.spec.family];
+      const t = this.templates[state.half][state.spec.lang].families[state.spec.family];
       const statementIds = this.statementIds[s];
       return {
         id: state.id,
@@ -224,7 +227,7 @@ class HistoryWriter {
       lang: sequence.lang,
       half: sequence.half,
       stepIds: this.stepIds[q],
-      timelineQuery: fillTemplate(this.rng.pick(TEMPLATES[sequence.half][sequence.lang].actionTimelineQueries), { obj: sequence.object }),
+      timelineQuery: fillTemplate(this.rng.pick(this.templates[sequence.half][sequence.lang].actionTimelineQueries), { obj: sequence.object }),
     }));
   }
 }

@@ -130,7 +130,7 @@ function assignQuestions(rng: SeededRandom, states: PlannedState[], cap: number)
 }
 
 /** About one sequence per 400 turns, alternating language and half, each with its own object. */
-export function planSequences(rng: SeededRandom, turns: number): PlannedSequence[] {
+export function planSequences(rng: SeededRandom, turns: number, templates: Record<Half, TemplateHalf> = TEMPLATES): PlannedSequence[] {
   const objects: Record<Lang, string[]> = {
     zh: rng.shuffle(P.ZH_COLOURS.flatMap((c) => P.ZH_OBJECTS.map((o) => c + o))),
     en: rng.shuffle(P.EN_COLOURS.flatMap((c) => P.EN_OBJECTS.map((o) => `${c} ${o}`))),
@@ -139,6 +139,6 @@ export function planSequences(rng: SeededRandom, turns: number): PlannedSequence
   return Array.from({ length: count }, (_, i) => {
     const lang = LANGS[i % 2];
     const half = HALVES[Math.floor(i / 2) % 2];
-    return { id: `sequence-${i}`, lang, half, object: objects[lang].pop()!, steps: rng.pick(TEMPLATES[half][lang].actionStories) };
+    return { id: `sequence-${i}`, lang, half, object: objects[lang].pop()!, steps: rng.pick(templates[half][lang].actionStories) };
   });
 }

@@ -121,7 +121,7 @@ export function contactField(raw: string): string | undefined {
 
 /** The preference category a noun names ("饮料", "drinks" → drink); unknown nouns stay themselves. */
 export function preferenceCategory(raw: string): string {
-  const phrase = stripAttributeModifiers(raw).replace(/^(?:的|to\s+)/, "").trim();
+  const phrase = stripAttributeModifiers(raw).replace(/^(?:的|to\s+)/, "").replace(/的话$/, "").trim();
   const singular = phrase.replace(PLURAL, "$1");
   return CATEGORY_BY_WORD.get(phrase) ?? CATEGORY_BY_WORD.get(singular) ?? CATEGORY_VERBS[phrase] ?? singular;
 }

@@ -8,7 +8,7 @@ import type { SlotKind } from "./slots";
 import { isTimeExpression } from "./time-expressions";
 import { SELF } from "./zh-phrases";
 
-const CONTACT_WORD = "(phone number|mobile number|cell number|number|phone|cell|email address|e-mail address|email|e-mail|address|whatsapp number|whatsapp|wechat|telegram|signal)";
+const CONTACT_WORD = "(work phone number|work phone|work number|office phone|office number|desk phone|extension|phone number|mobile number|cell number|number|phone|cell|email address|e-mail address|email|e-mail|address|whatsapp number|whatsapp|wechat|telegram|signal)";
 const AUX = "(?:\\s+(?:has|have|had|got|gets|is|was|were|are|just|finally|again|officially))*";
 const SCHEDULE_CHANGE = "(?:rescheduled|postponed|delayed|pushed back|pushed|moved|bumped|cancelled|canceled|changed|shifted|rebooked)";
 const CHANGED = new RegExp(`^(.+?)${AUX}\\s+${SCHEDULE_CHANGE}(?:\\s+(?:again|yet again|once more|around|up|back))*$`);

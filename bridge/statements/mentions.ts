@@ -110,8 +110,8 @@ const KIND_WORDS_ZH: Partial<Record<SlotKind, RegExp>> = {
 };
 const KIND_WORDS_EN: Partial<Record<SlotKind, RegExp>> = {
   location:
-    /\b(?:in|on|at|under|behind|inside|beside|near|with|into|onto|moved|put|left|keep|keeps|kept|stored|hung|hanging|parked|placed|lent|gave|took|live|lives|living|relocated|based|settled)\b/,
-  workplace: /\b(?:work|works|working|job|joined|hired|employed|started|switched|moved|left|quit|intern|interning|company|employer|teach|teaches|teaching|transferred)\b/,
+    /\b(?:in|on|at|under|behind|inside|beside|near|with|into|onto|moved|put|left|keep|keeps|kept|stored|hung|hanging|parked|placed|lent|gave|took|live|lives|living|relocated|based|settled|swapped|went from)\b/,
+  workplace: /\b(?:work|works|working|job|joined|hired|employed|started|switched|swapped|went from|moved|left|quit|intern|interning|company|employer|teach|teaches|teaching|transferred)\b/,
   preference: /\b(?:favou?rite|prefer|prefers|preferred|love|loves|loving|like|likes|into|obsessed|hooked|enjoy|enjoys|switched|go-to|fond|crazy about|top pick|pick)\b/,
   contact: /[0-9]{3}|@|\b[a-z][a-z0-9_.-]{3,}\b/,
 };

@@ -40,6 +40,7 @@ const THIS_IS_ZH = /^这(?:是|就是|才是)(.+)$/;
 const NOW_IS_ZH = /^(?:现在|如今|目前)?(?:已经)?(?:是|成了|成为了?)(.+)$/;
 // A topic said first and commented on ("护照嘛，放保险柜了", "饮料的话，我最近只喝气泡水", "Snack-wise, it's…").
 const TOPIC_ZH = /^(.{1,10}?)(?:嘛|啊|呀|呢|的话|吧|么)$/;
+const TOPIC_MARKED_ZH = /^(?:说到|讲到|说起|至于|关于|提到)(.{1,10}?)(?:嘛|啊|呀|呢|的话|吧)?$/;
 // "For now," and "for a while," say when, not what about.
 const TOPIC_EN = /^(?:[a-z]+-wise|as for .{2,30}|when it comes to .{2,30}|for (?!now$|the moment$|a while$|good$|once$|today$|tonight$|the time being$).{2,20})$/;
 
@@ -66,6 +67,9 @@ export function resolveDeictic(text: string, value: string): string | undefined 
 /** The clause read with the topic said before it ("护照嘛" + "放保险柜了"), or undefined when `before` is no topic. */
 export function withTopic(text: string, before: string): string | undefined {
   if (HAN.test(before)) {
+    // "说到花，我现在最爱百合": a topic opened by 说到/至于 is read as "花的话".
+    const marked = TOPIC_MARKED_ZH.exec(before);
+    if (marked && !QUESTION_WORD_ZH.test(marked[1])) return `${marked[1]}的话${text}`;
     const topic = TOPIC_ZH.exec(before);
     if (!topic || QUESTION_WORD_ZH.test(topic[1])) return undefined;
     // "饮料的话" keeps its marker: a preference reads the category from it.

@@ -110,7 +110,15 @@ function readClause(text: string, before: string | undefined): StateSlot | undef
 function slotOfClause(text: string): StateSlot | undefined {
   if (text.length > MAX_SLOT_CLAUSE_CHARS) return undefined;
   const slot = HAN.test(text) ? extractChineseSlot(text) : extractEnglishSlot(text);
-  return slot && contactOfState(countedThing(slot));
+  return slot && contactOfState(countedThing(measuredNotPlaced(slot)));
+}
+
+// "My sleep target is at 5 hours now", "我的预算在5000元": a number of units is a measure, not a place.
+const MEASURE_VALUE = /^(?:\$|€|£|¥)?[0-9][0-9,.]*\s*(?:kg|kgs|kilos?|lbs?|pounds?|minutes?|mins?|hours?|hrs?|steps?|km|miles?|ml|l|litres?|liters?|bpm|%|percent|dollars?|euros?|cm|公斤|斤|千克|克|元|块|万|分钟|小时|步|升|毫升|岁|次|米|厘米|公里|度)(?![a-z])/u;
+
+function measuredNotPlaced(slot: StateSlot): StateSlot {
+  if (slot.kind !== "location" || !MEASURE_VALUE.test(slot.value)) return slot;
+  return { kind: "state", subject: SELF, attribute: slot.subject, value: slot.value };
 }
 
 // "李经理的分机号改成8035了" reads as a measure; a number under a contact field is contact data ("我的手机是小米14"

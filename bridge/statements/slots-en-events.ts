@@ -14,7 +14,7 @@ const BEEN = "(?:has been|have been|had been|has\\s+\\w+\\s+been|was|were|is|are
 const SCHEDULE_PASSIVE = new RegExp(`^(.+?)\\s+${BEEN}${ADV}\\s+${SCHEDULE_VERB_EN}\\s+(?:back\\s+|up\\s+)?(?:to|until|till|for|on|at)\\s+(.+)$`);
 const SCHEDULE_ACTIVE = new RegExp(`^${ACTOR}(?:\\s+(?:have|has|had|just|finally))*${ADV}\\s*\\b${SCHEDULE_VERB_EN}\\s+(.+?)\\s+(?:back\\s+|up\\s+)?(?:from\\s+.+?\\s+)?(?:to|until|till|for|on)\\s+(.+)$`);
 const SCHEDULE_IS = new RegExp(`^(.+?)\\s+(?:is|are|will be|'s)${ADV}\\s+(?:(?:scheduled|set|planned|booked|fixed|locked in)\\s+)?(?:on|at|for)?\\s*(.+)$`);
-const SCHEDULE_STARTS = new RegExp(`^(.+?)${ADV}\\s+(?:starts|begins|leaves|departs|takes off|lands|kicks off|meets|is held|are held|takes place|happens|runs|will start|will meet)${ADV}\\s+(.+)$`);
+const SCHEDULE_STARTS = new RegExp(`^(.+?)${ADV}\\s+(?:starts|begins|leaves|departs|takes off|lands|kicks off|meets|is held|are held|takes place|happens|runs|will start|will meet|falls on|fall on|lands on|is happening)${ADV}\\s+(.+)$`);
 // "i have a dentist appointment on tuesday at 3pm".
 const HAVE_EVENT = /^(?:i|we|[a-z]+)\s+(?:have|has|got|'ve got)\s+(?:a|an|my|our|the)\s+(.+?)\s+(?:on|at|for|this|next)\s+(.+)$/;
 // Someone arriving: "my parents are coming to visit on may 1st", "my folks are coming this saturday instead".
@@ -27,7 +27,7 @@ const NUMBER = "(\\d+(?:\\.\\d+)?|zero|no|one|two|three|four|five|six|seven|eigh
 // "twelve thousand steps" is a number, not twelve of a thing called "thousand steps".
 const THING = "((?!hundred\\b|thousand\\b|million\\b)[a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)";
 const COUNT_TAIL =
-  "(?:\\s+(?:now|left|total|in total|these days|lol|at the moment|so far))*(?:\\s+(?:in|on|at)\\s+(?:the|my|our)\\s+[a-z ]+?)?(?:\\s+(?:now|left|total|these days))*(?:\\s+(?:after|since|because|thanks to)\\s+.+)?";
+  "(?:\\s+(?:now|left|total|in total|these days|lol|at the moment|so far))*(?:\\s+(?:(?:in|on|at)\\s+(?:the|my|our)\\s+[a-z ]+?|at home|at my place|at our place))?(?:\\s+(?:now|left|total|these days))*(?:\\s+(?:after|since|because|thanks to)\\s+.+)?";
 // "i have 3 cats", "we're up to four cats", "only 2 credit cards now", "there are ten goldfish in the tank".
 const COUNT_HAVE = new RegExp(`^(.*?)(?:\\s+(?:now|currently|still))*\\s*\\b(?:have|has|own|owns|have got|has got|got|am carrying|carry|keep)\\s+${NUMBER}\\s+(?:pairs? of\\s+)?${THING}${COUNT_TAIL}$`);
 const COUNT_BARE = new RegExp(`^(?:(?:so|and|now|only|just|down to|up to|we are up to|we are down to|i am up to|i am down to|there are|there're|there is|[a-z ]{1,30}? (?:is|are))\\s+)*${NUMBER}\\s+(?:pairs? of\\s+)?${THING}${COUNT_TAIL}$`);
@@ -39,7 +39,7 @@ const NUMBER_WORDS =
 const MEASURE_VALUE = `((?:\\$|€|£)?\\d[\\d,]*(?:\\.\\d+)?(?:/\\d+)?(?:\\s?(?:kg|kgs|kilos|lbs|pounds|minutes|mins|hours|hrs|steps|km|miles|ml|l|litres|liters|bpm|%|percent|dollars|euros|cm|years|a month|per month|/month|a year|per year|/year|a day|per day|/day|a week|per week|/week))*|${NUMBER_WORDS}(?:[ -](?:${NUMBER_WORDS}|and))*(?:\\s(?:kg|kgs|kilos|pounds|lbs|steps|dollars|euros|minutes|hours|miles|km|liters|litres|ml|percent|a week|a month|a year|a day|per week|per month))*)`;
 // When a measured change takes effect is not part of the value: "up to £1,350 next month".
 const MEASURE_WHEN = "(?:\\s+(?:now|next (?:week|month|year)|from (?:next|this) (?:week|month|year)|from now on|for a while|for now|instead|again))*";
-const MEASURE_IS = new RegExp(`^(?:(my|our|[a-z]+'s)\\s+)?(.+?)\\s+(?:is|are|'s|will be)${ADV}\\s+(?:(?:down|up|back up|back down)\\s+to\\s+|about\\s+|around\\s+)?${MEASURE_VALUE}${MEASURE_WHEN}$`);
+const MEASURE_IS = new RegExp(`^(?:(my|our|[a-z]+'s)\\s+)?(.+?)\\s+(?:is|are|'s|will be)${ADV}\\s+(?:(?:down|up|back up|back down)\\s+to\\s+|about\\s+|around\\s+|at\\s+)?${MEASURE_VALUE}${MEASURE_WHEN}$`);
 const MEASURE_MOVED = new RegExp(
   `^(?:(my|our|[a-z]+'s)\\s+)?(.+?)${ADV}\\s+(?:(?:has|have|had|was|were|is|are|got)\\s+)?(?:been\\s+)?(?:crept|went|gone|came|climbed|dropped|fell|rose|risen|jumped|got|grown|grew|bumped|raised|cut|reduced|increased|decreased|lowered|upped|shrunk|shrank|slashed|hiked|put)\\s+(?:back\\s+)?(?:up|down)?\\s*to\\s+${MEASURE_VALUE}${MEASURE_WHEN}$`,
 );

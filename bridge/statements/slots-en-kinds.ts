@@ -53,7 +53,7 @@ const GONE_OFF = new RegExp(`^(.+?)${AUX}${ADV}\\s+(?:gone off|went off|got tire
 const DISLIKE = new RegExp(`^(.+?)${ADV}\\s+(?:no longer|do not|does not|don't|doesn't|stopped|quit|gave up|have gone off|'ve gone off|went off|got tired of|am over|'m over)\\s+(?:really\\s+)?(?:(?:like|enjoy|love|liking)(?:\\s+${CONSUME})?|${CONSUME})\\s+(.+?)$`);
 // "for workouts i prefer swimming now": the category before the preference.
 const FOR_TOPIC = /^(?:for|when it comes to|as for)\s+(.+?),?\s+((?:i|we)\s+.+)$/;
-const CONTACT_WORD = "(phone number|mobile number|cell number|cellphone number|telephone number|number|phone|mobile|cell|email address|e-mail address|email|e-mail|home address|mailing address|address|wechat id|wechat|whatsapp number|whatsapp)";
+const CONTACT_WORD = "(work phone number|work phone|work number|office phone|office number|office line|desk phone|extension number|extension|phone number|mobile number|cell number|cellphone number|telephone number|number|phone|mobile|cell|email address|e-mail address|email|e-mail|home address|mailing address|address|wechat id|wechat|whatsapp number|whatsapp)";
 const CONTACT_COLON = new RegExp(`^(.*?)\\s*(?:a\\s+)?(?:new\\s+|current\\s+|updated\\s+)?${CONTACT_WORD}(?:\\s+for\\s+([a-z]+(?:\\s[a-z]+)?))?\\s*(?::|is now|is|changed(?:\\s+again)?\\s*:|changed to|to)\\s*(.+)$`);
 const CONTACT_REVERSE = new RegExp(`^(.+?)\\s+is${ADV}\\s+(my|our|[a-z]+'s)\\s+(?:new\\s+|current\\s+)?${CONTACT_WORD}$`);
 const CONTACT_CHANGED = new RegExp(`^(.*?)${ADV}\\s*\\b(?:changed|updated|switched)\\s+(?:his|her|their|my|our)\\s+(?:phone\\s+)?${CONTACT_WORD}\\s+to\\s+(.+)$`);
@@ -63,6 +63,8 @@ const REACH = /^(?:you\s+can\s+|you\s+could\s+|just\s+|please\s+)?(?:for\s+(?:th
 // "dad uses john.smith.home@gmail.com now": a contact value in use.
 const USES = /^(.+?)\s+(?:uses|is using|has|now uses)\s+(\+?[0-9][0-9 -]{4,}[0-9]|[^\s@]+@[^\s@]+)(?:\s+(?:now|these days|from now on))?$/;
 
+const LEFT_PLACE_FOR = new RegExp(`^(.+?)${ADV}\\s+(?:left|quit|swapped|traded)\\s+(.+?)\\s+for\\s+(?:a\\s+new\\s+life\\s+in\\s+)?(.+)$`);
+
 export function matchResidence(text: string): Match {
   const moved = MOVED_OUT_INTO.exec(text) ?? MOVE_HOUSE.exec(text);
   // Things move too ("my office moved to the 5th floor"): a person's move is a change of home, a thing's a
@@ -70,6 +72,9 @@ export function matchResidence(text: string): Match {
   if (moved && !/^(?:a\s+)?new\s+(?:email|number|phone|address)/.test(moved[2]) && !isTimeExpression(moved[2])) {
     return isPersonMove(moved[1]) ? personSlot("residence", moved[1] || "i", moved[2]) : thingMove(moved[1], moved[2]);
   }
+  // "my mum left madrid for lisbon": a person leaving one place for another now lives there.
+  const left = LEFT_PLACE_FOR.exec(text);
+  if (left && left[1] !== "" && normalisePerson(left[1]) && isPlaceName(left[2]) && isPlaceName(left[3]) && !isTimeExpression(left[3])) return personSlot("residence", left[1], left[3]);
   const home = NEW_HOME.exec(text);
   if (home) return personSlot("residence", home[1] === undefined || /^(?:my|our)$/.test(home[1]) ? "i" : home[1].replace(/'s$/, "").replace(/^(?:my|our)\s+/, ""), home[2]);
   const lives = LIVE_IN.exec(text);
@@ -88,6 +93,8 @@ export function matchWorkplace(text: string): Match {
   // are not employers.
   const employer = at[2].replace(/^(?:a|an)\s+.+?\s+(?:called|named)\s+/, "");
   if (at === joined && /^(?:a|an|the)\s/.test(employer)) return undefined;
+  // "I left work for the day": a time is no employer.
+  if (isTimeExpression(employer) || /^(?:the\s+)?(?:day|night|weekend|evening|morning|afternoon|week|good|lunch|dinner|now)$/.test(employer)) return undefined;
   // "I work with 5 hamsters", "work with some kids": a count of things or people is no employer.
   if (/^(?:[0-9]|(?:one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|some|many|several|lots of)\s)/.test(employer)) return undefined;
   return personSlot("workplace", at[1] || "i", employer);
@@ -150,6 +157,11 @@ function contactStatement(text: string): { owner: string; word: string; value: s
 
 // Who owns a contact field, as the words before it say: "my", "tom's", "the landlord's", "i got (a new)…", or nobody.
 const CONTACT_OWNER = /^(?:(my|our)|(?:the\s+|my\s+|our\s+)?([a-z]+)'s|(?:the\s+)?([a-z]+)(?:\s+the\s+[a-z]+)?\s+(?:has|got|has got)|(i|we)\s+(?:got|have|have got|now have|just got|changed|updated))?$/;
+
+// A place said by its name ("madrid", "new york"): no determiner, no pronoun, one to three words, not a time or an errand.
+function isPlaceName(phrase: string): boolean {
+  return /^[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2}$/.test(phrase) && !/\b(?:the|a|an|my|our|his|her|their|your|its|it|them|him|me|us|work|school|home|good|now|lunch|dinner|while)\b/.test(phrase);
+}
 
 // A bare name or the speaker moves house ("Tom moved to Berlin", "moved to Austin"); "my boss" is filed as a
 // place change, which is the same predicate.

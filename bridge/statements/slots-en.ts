@@ -78,8 +78,12 @@ const MATCHERS: Array<(text: string) => Match> = [
 ];
 
 /** The one slot an English statement clause asserts, or undefined for actions and negations. */
+const SAVE_AS = /^(?:please\s+)?(?:save|store|record|note down|put down|log|file)\s+(.+?)\s+as\s+(.+)$/;
+
 export function extractEnglishSlot(clause: string): StateSlot | undefined {
-  const text = TENSES.reduce((acc, [pattern, plain]) => acc.replace(pattern, plain), unreported(expandContractions(clause).replace(/\s+/g, " ").trim().replace(LEADING_FILLER, "")));
+  const said = TENSES.reduce((acc, [pattern, plain]) => acc.replace(pattern, plain), unreported(expandContractions(clause).replace(/\s+/g, " ").trim().replace(LEADING_FILLER, "")));
+  // "save my flatmate's number as 0770…": what to save it as is what it is.
+  const text = said.replace(SAVE_AS, "$1 is $2");
   // A negation asserts no new value, except the one retraction a preference can make ("I don't drink coffee anymore").
   if (NEGATION.test(text)) return matchPreference(text) ?? undefined;
   for (const match of MATCHERS) {

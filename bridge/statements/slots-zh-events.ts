@@ -22,6 +22,7 @@ const COUNT_HAVE = new RegExp(`^(.*?)(?:现在|目前|一共|总共|已经|还|�
 const COUNT_OF = new RegExp(
   `^(.{1,8}?)(?:现在|目前|一共|总共|还|只|又)*(?:有|是|剩|剩下|只有|变成了?|增加到了?|减少到了?|涨到了?|降到了?|多到了?|扩到了?|扩大到了?|扩充到了?|缩减到了?|缩到了?|招到了?)?(?<![0-9零〇一二两三四五六七八九十百千万])(${NUMERAL_ZH})(${CLASSIFIER_ZH})(?:了)?$`,
 );
+const COUNT_TOPIC = new RegExp(`^(.{1,8}?)(?:我们家|我家|我们|我|家里)(?:现在|目前|一共|总共|已经|还|只)*(?:有|养了|养着|养|买了|剩|剩下|剩了)(${NUMERAL_ZH})(?:${CLASSIFIER_ZH})(?:了)?$`);
 // No bare 了 before the number: "跑了五公里", "买了一把伞" report an action, not a measure.
 const MEASURE_FILLER = "(?:现在|目前|又|已经|每个月|每月|每天|每周|每年|一个月|单程|税前|税后|大概|差不多|约|一共|还|也|都|只|就|才|要|需要|只要|得|是)*";
 // A numeral with a classifier counts things ("一把伞", "两站"); those are counts (matchQuantity) or actions.
@@ -39,7 +40,7 @@ const MEASURE_VERB = "(?:被)?(?:攒到了?|存到了?|扩到了?|长到了?|增
 // numerals also sit inside names ("科目二", "二手").
 const ZH_MEASURE_UNIT = "(?:度|公斤|斤|千克|克|元|块|万|万元|分钟|小时|个小时|天|周|步|升|毫升|岁|次|米|厘米|公里|%|个点)";
 const MEASURE = new RegExp(
-  `^(.{1,12}?)${MEASURE_FILLER}${MEASURE_VERB}?${MEASURE_FILLER}((?:[0-9][0-9.,/]*(?:[^0-9\\s,，]{0,4})|[零〇一二两三四五六七八九十百千万半]+${ZH_MEASURE_UNIT}))(?:一个月|每月|左右|上下|了)*$`,
+  `^(.{1,12}?)${MEASURE_FILLER}${MEASURE_VERB}?${MEASURE_FILLER}((?:[0-9][0-9.,/]*(?:[^0-9\\s,，]{0,6})|[零〇一二两三四五六七八九十百千万半]+${ZH_MEASURE_UNIT}))(?:一个月|每月|左右|上下|了)*$`,
 );
 // After a verb of change a round Chinese numeral needs no unit: "房租被涨到了四千".
 const MEASURE_TO = new RegExp(`^(.{1,12}?)${MEASURE_FILLER}(?:被)?(?:涨|降|提高|提升|增加|减少|下降|上升|调|升|攒|存|扩)(?:到|至)了?([零〇一二两三四五六七八九十]+[百千万][零〇一二两三四五六七八九十百千万]*)(?:了)?$`);
@@ -74,6 +75,12 @@ export function matchQuantity(text: string): Match {
     const attribute = normaliseSubject(have[4]);
     return owner === null || !attribute ? null : countSlot(owner, attribute, have[2]);
   }
+  // "电动车我现在养了6辆": the thing first, then who has how many.
+  const topic = COUNT_TOPIC.exec(text);
+  if (topic && !negated(topic[1])) {
+    const attribute = normaliseSubject(topic[1]);
+    if (attribute) return countSlot(SELF, attribute, topic[2]);
+  }
   const of = COUNT_OF.exec(text);
   if (!of || negated(of[1]) || /了$/.test(of[1])) return undefined;
   // "阳台的绿植", "鱼缸里的金鱼": the things counted are the noun after the place.
@@ -87,7 +94,8 @@ export function matchMeasure(text: string): Match {
   const measured = MEASURE.exec(text) ?? MEASURE_TO.exec(text);
   const value = measured ? stripParticles(measured[2]) : "";
   // "跑了五公里", "午饭花了三十块": 了 right before the number reports what was done, not a measure.
-  if (!measured || negated(measured[1]) || /了$/.test(measured[1]) || COUNTED.test(value) || isTimeExpression(value)) return undefined;
+  // "55次每分钟" is a rate, not a count of times.
+  if (!measured || negated(measured[1]) || /了$/.test(measured[1]) || (COUNTED.test(value) && !/每|\//.test(value)) || isTimeExpression(value)) return undefined;
   // "我的体重", "我体重", "小明的体重": an owner, then the attribute. A one-character "owner" that is no
   // relative is a verb ("量的血压": the blood pressure measured), and a time word says when ("每天的步数目标").
   const phrase = stripLeadingTime(stripParticles(measured[1]).replace(REPORTED_ZH, ""))
@@ -95,13 +103,15 @@ export function matchMeasure(text: string): Match {
     .replace(/^(?:最近|现在|目前)/, "")
     .replace(WHEN_CLAUSE, "")
     .replace(/被$/, "");
-  if (/改成|换成|变成|改到|推迟|提前/.test(phrase) || findTimeExpression(phrase)) return undefined;
+  // "每天饮水量": a frequency word says how it is measured, not when.
+  if (/改成|换成|变成|改到|推迟|提前/.test(phrase) || findTimeExpression(phrase.replace(MEASURED_BY, ""))) return undefined;
   const owned = /^(.{1,4}?)的(.+)$/.exec(phrase);
   const ownerWord = owned && !isTimeExpression(owned[1]) && (owned[1].length > 1 || isKinship(owned[1])) ? owned[1] : undefined;
   const owner = ownerWord ? normalisePerson(ownerWord) : SELF;
   const named = normaliseSubject(owned && (ownerWord === undefined || owner !== SELF) ? owned[2] : phrase).replace(MEASURED_BY, "");
   const attribute = IMPLIED.find(([verb]) => verb.test(named))?.[1] ?? named;
-  if (owner === null || !attribute || /^[0-9零〇一二两三四五六七八九十百千万]/.test(attribute)) return undefined;
+  // "新的是139…": a lone adjective names no attribute; the clause before says which ("手机号变了").
+  if (owner === null || !attribute || /^[0-9零〇一二两三四五六七八九十百千万]/.test(attribute) || /^[\u4e00-\u9fff]$/.test(attribute)) return undefined;
   return { kind: "state", subject: owner || SELF, attribute, value };
 }
 

@@ -38,7 +38,7 @@ const PREFER = new RegExp(`^(.*?)((?:现在|目前|如今|最近|这阵子|开�
 const STRONG_LIKE = /^(?:最|更|偏|改|喜欢上|爱上|迷上)/;
 // "更常去/最常点" say what someone picks now, but only with the verb: "常" alone is just "often".
 const HABIT = /^(?:更常|最常|常|更多|只)$/;
-const CONTACT_WORD = "(手机号码|手机号|电话号码|联系电话|电话|号码|邮箱地址|电子邮箱|电子邮件|邮件地址|邮箱|家庭住址|收货地址|通讯地址|住址|地址|微信号|微信)";
+const CONTACT_WORD = "(工作电话|办公电话|单位电话|座机号|座机|分机号码|分机号|分机|内线|手机号码|手机号|电话号码|联系电话|电话|号码|邮箱地址|电子邮箱|电子邮件|邮件地址|邮箱|家庭住址|收货地址|通讯地址|住址|地址|微信号|微信)";
 const CONTACT = new RegExp(`^(.*?)(?:的)?(?:新的?|最新的?|现在的|现用的|常用的|现在用的|在用的|用的)?${CONTACT_WORD}${ADVERBS}(变成了?|改成了?|换成了?|更新为|更新成|改为|是|为|:|也是)?\\s*(.+)$`);
 
 export function matchResidence(text: string): Match {

@@ -1,7 +1,7 @@
 // Chinese state-slot patterns for one statement clause (NFKC, lowercased): who lives or works where,
 // preferences, counts, contact fields and event times first (slots-zh-kinds.ts), then where a thing is
 // (把/将 placement, topic + placement verb, copula 在/位于) and other state changes (改成/现在是/的…是).
-import { contactField, normaliseContactValue, personPlaceKind } from "./attributes";
+import { contactField, normaliseContactValue, personPlaceKind, preferenceCategory } from "./attributes";
 import type { StateSlot } from "./slots";
 import { isTimeExpression } from "./time-expressions";
 import { matchMeasure, matchQuantity, matchSchedule } from "./slots-zh-events";
@@ -24,6 +24,8 @@ import {
 const PLACE_VERB =
   "(?:存放|停放|安放|摆放|寄存|保存|收纳|放|摆|搁|塞|藏|锁|存|停|泊|搬|挪|移|落|忘|收|挂|装|留|扔|丢|拿|带|寄|插|夹|关|晾|戴|供)";
 const NOUN_ENDING_VERB = /^(?:带|夹|锁|装)/;
+// The liker before a liking verb and 的: "我喜欢的", "我妹最爱吃的".
+const LIKED_BY = /^(.*?)(?:最喜欢|更喜欢|喜欢|最爱|更爱|爱|偏爱|中意)(?:吃|喝|听|看|玩|读|用|穿|去)?$/;
 // "拿回来放在…": 回来/回去 finish the fetching verb; the placement comes after.
 const DIRECTION = "(?:了|好)?(?:回到|在|到|进|入|回(?!来|去)|至)(?:了)?";
 const CHANGE_VERB = "(?:染成|染回|改成|改为|改到|换成|换到|变成|变为|更新为|更新成|更改为|调整为|调到|设成|设为|定成|定为|调成)";
@@ -142,6 +144,12 @@ function stateSlot(rawSubject: string, rawValue: string): StateSlot | null {
   const attribute = normaliseSubject(cut >= 0 && !timed ? phrase.slice(cut + 1) : phrase);
   // "新的是…": a lone adjective is no attribute.
   if (!attribute || !value || /^[\u4e00-\u9fff]$/.test(attribute)) return null;
+  // "我喜欢的颜色变成黑色了", "我妹爱吃的菜是湘菜": what someone likes is a preference, whoever likes it.
+  const liking = cut > 0 ? LIKED_BY.exec(ownerPart) : null;
+  if (liking) {
+    const liker = liking[1] === "" ? SELF : normalisePerson(liking[1]);
+    return liker === null ? null : { kind: "preference", subject: liker || SELF, attribute: preferenceCategory(attribute), value };
+  }
   const owner = cut <= 0 || timed ? SELF : normalisePerson(ownerPart);
   if (owner === null) return null;
   const field = contactField(attribute);

@@ -14,7 +14,7 @@ const LEADING_NOISE =
 const TRAILING_PARTICLES = /(?:了|的|呢|啊|吧|啦|哦|呀|哈|嘛|喽)+$/;
 const TRAILING_ADVERBS = new RegExp(`${ADVERBS}$`);
 // "小林去年搬去了厦门": when it happened is not who.
-const TRAILING_TIME_WORDS = /(?:这阵子|这段时间|这几天|最近|后来|现在|目前|如今|以后|今后|去年|今年|明年|前年|上个月|这个月|下个月|上周|这周|下周|昨天|今天|前天)+$/;
+const TRAILING_TIME_WORDS = /(?:这阵子|这段时间|这几天|这会儿|此刻|眼下|当下|此时|最近|后来|现在|目前|如今|以后|今后|去年|今年|明年|前年|上个月|这个月|下个月|上周|这周|下周|昨天|今天|前天)+$/;
 // Longest first so "里面" goes whole; a localiser is only dropped when two characters remain,
 // because "楼上"/"楼下" are different places while "鞋柜里" is just "鞋柜".
 const LOCALISER =
@@ -33,7 +33,7 @@ export function stripLeadingTime(text: string): string {
 
 /** The thing or event a fragment names, or "" when it is only a pronoun, a lone verb or noise. */
 export function normaliseSubject(raw: string): string {
-  let phrase = stripParticles(raw).replace(TRAILING_ADVERBS, "").replace(TRAILING_TIME_WORDS, "");
+  let phrase = stripParticles(raw.replace(/的话$/, "")).replace(TRAILING_ADVERBS, "").replace(TRAILING_TIME_WORDS, "");
   // Whatever precedes the last aspect marker 了 is the action; the object after it is the thing
   // ("我买了一个杯子放在桌上" is about "杯子").
   const aspect = phrase.lastIndexOf("了");

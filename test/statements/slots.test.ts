@@ -38,6 +38,31 @@ describe("extractSlots", () => {
     expect(extractSlots(text)).toEqual([expect.objectContaining({ kind: "state", subject: SELF, attribute: thing })]);
   });
 
+  it.each([
+    ["我喜欢的颜色变成黑色了。", slot("preference", SELF, "黑色", "colour")],
+    ["我妹喜欢的颜色变成黑色了。", slot("preference", "妹", "黑色", "colour")],
+    ["说到花，我现在最爱百合。", slot("preference", SELF, "百合", "花")],
+    ["创可贴这会儿在沙发底下。", location("创可贴", "沙发")],
+    ["创可贴我换了个地方，现在在外套口袋里。", location("创可贴", "外套口袋")],
+    ["电动车我现在养了6辆。", state(SELF, "电动车", "6")],
+    ["每天饮水量现在2500毫升。", state(SELF, "饮水量", "2500毫升")],
+    ["我姐姐的手机号变了，新的是13812516410。", slot("contact", "姐", "13812516410", "phone")],
+    ["My mum left Madrid for Lisbon.", slot("residence", "mom", "lisbon")],
+    ["Save my flatmate's phone number as +44 7700 900132.", slot("contact", "roommate", "+447700900132", "phone")],
+    ["There are 12 parrots at home now.", state(SELF, "parrot", "12")],
+    ["My sleep target is at 5 hours now.", state(SELF, "sleep target", "5 hours")],
+    ["My cousin's work phone: 555-0127.", slot("contact", "cousin", "5550127", "work_phone")],
+    ["静息心率现在55次每分钟。", state(SELF, "静息心率", "55次每分钟")],
+    ["The job interview now falls on Saturday at 4:30pm.", slot("schedule", "job interview", "saturday at 4:30pm")],
+    ["My mum swapped Madrid for Lisbon.", slot("residence", "mom", "lisbon")],
+  ])("reads the development phrasing %s", (text, expected) => {
+    expect(extractSlots(text)).toEqual([expected]);
+  });
+
+  it.each(["I left the keys for Tom.", "I left work for the day."])("reads no state from the errand %s", (text) => {
+    expect(extractSlots(text)).toEqual([]);
+  });
+
   it("reads a new job after leaving the old one, and no employer in a count of things worked with", () => {
     expect(extractSlots("My neighbour left Oscorp and now works at Hooli.")).toEqual([slot("workplace", "neighbour", "hooli")]);
     expect(extractSlots("I work with 5 hamsters.")).toEqual([]);
