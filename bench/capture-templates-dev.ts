@@ -1,7 +1,7 @@
-// A third set of capture-benchmark phrasings, written apart from both halves and before the extractor
-// work they judge: `bench:capture -- --dev-templates` plants the tuning half's states with these, so
-// extractor work can be measured on phrasings it was not written for without reading the held-out half.
-// Once the extractor has been fitted to them they are tuning data too: write a fresh set then.
+// Development sets of capture-benchmark phrasings, each written apart from both halves and before the
+// extractor work it judged: `bench:capture -- --dev-set N` plants the tuning half's states with set N, so
+// extractor work is measured on phrasings it was not written for without reading the held-out half. A set
+// the extractor has since been fitted to is tuning data too (docs/benchmarks.md says which): add a fresh one.
 import type { TemplateHalf } from "./capture-templates";
 
 export const DEV_TEMPLATES: TemplateHalf = {
@@ -192,3 +192,194 @@ export const DEV_TEMPLATES: TemplateHalf = {
     actionTimelineQueries: ["What has happened to my {obj} so far?", "Walk me through my {obj} in order."],
   },
 };
+
+export const DEV_TEMPLATES_2: TemplateHalf = {
+  zh: {
+    families: {
+      location: {
+        statements: ["把{thing}放到{place}去了。", "{thing}的话，在{place}。", "{thing}已经收进{place}了。", "{thing}被我塞在{place}了。"],
+        questions: ["{thing}跑哪去了？", "我{thing}搁在哪儿了？", "{thing}呢，在哪？"],
+        restatements: ["好嘞，{thing}在{place}。", "行，{thing}放{place}了。"],
+        elided: ["嗯，{place}是吧。", "好嘞，{place}。"],
+        answers: ["{thing}应该在{place}。", "上次说{thing}在{place}。"],
+        elidedAnswers: ["好像在{place}。", "在{place}吧。"],
+        latestQueries: ["{thing}最新放在哪里了？", "如今{thing}在什么地方？"],
+        timelineQueries: ["{thing}前后都搁在哪些地方？", "{thing}放的位置是怎么一路变过来的？"],
+      },
+      schedule: {
+        statements: ["{event}安排在{time}了。", "{event}改在{time}。", "{event}延期到{time}了。", "{event}的时间是{time}。"],
+        questions: ["{event}约的什么时间？", "{event}几号来着？", "{event}什么时候开始？"],
+        restatements: ["好嘞，{event}在{time}。", "行，{event}安排在{time}。"],
+        elided: ["嗯，{time}是吧。", "好嘞，{time}。"],
+        answers: ["{event}应该是{time}。", "上次说{event}在{time}。"],
+        elidedAnswers: ["好像是{time}。", "大概{time}。"],
+        latestQueries: ["{event}最新的时间是什么时候？", "如今{event}定在哪天？"],
+        timelineQueries: ["{event}的时间一共改过哪些？", "{event}的时间是怎么一路变过来的？"],
+      },
+      preference: {
+        statements: ["我现在最中意的{cat}是{item}。", "{cat}里我最爱{item}。", "{item}是我目前最喜欢的{cat}。", "我现在偏爱{verb}{item}。"],
+        questions: ["我最中意哪种{cat}？", "我偏爱的{cat}是哪个？"],
+        restatements: ["好嘞，你最中意{item}。", "行，你最喜欢的{cat}是{item}。"],
+        elided: ["嗯，{item}是吧。", "好嘞，{item}。"],
+        answers: ["你最中意的{cat}是{item}。", "上次你说最爱{item}。"],
+        elidedAnswers: ["好像是{item}。", "是{item}吧。"],
+        latestQueries: ["如今我最中意的{cat}是什么？", "我最新最喜欢的{cat}是哪个？"],
+        timelineQueries: ["我最中意的{cat}一路换过哪些？", "我偏爱的{cat}是怎么变的？"],
+      },
+      residence: {
+        statements: ["{who}已经搬去{city}住了。", "{who}如今在{city}定居。", "{who}从{old}搬家到{city}了。"],
+        questions: ["{who}住哪座城市？", "{who}在哪儿安家？"],
+        restatements: ["好嘞，{you}住在{city}。", "行，{you}搬去{city}了。"],
+        elided: ["嗯，{city}是吧。", "好嘞，{city}。"],
+        answers: ["{you}应该住在{city}。", "上次说{you}在{city}。"],
+        elidedAnswers: ["好像在{city}。", "是{city}吧。"],
+        latestQueries: ["如今{who}住在哪座城市？", "{who}最新住在哪？"],
+        timelineQueries: ["{who}一路搬过哪些城市？", "{whose}住的城市是怎么变的？"],
+      },
+      workplace: {
+        statements: ["{who}已经去{company}上班了。", "{who}目前供职于{company}。", "{who}从{old}跳到{company}了。"],
+        questions: ["{who}在哪家单位？", "{who}的东家是哪家？"],
+        restatements: ["好嘞，{you}在{company}上班。", "行，{you}去了{company}。"],
+        elided: ["嗯，{company}是吧。", "好嘞，{company}。"],
+        answers: ["{you}应该在{company}上班。", "上次说{you}在{company}。"],
+        elidedAnswers: ["好像是{company}。", "是{company}吧。"],
+        latestQueries: ["如今{who}在哪家公司上班？", "{who}最新在哪工作？"],
+        timelineQueries: ["{who}一路换过哪些公司？", "{whose}东家是怎么变的？"],
+      },
+      contact: {
+        statements: ["{whose}{attr}更新为{value}了。", "{whose}新{attr}是{value}。", "{whose}{attr}现在用{value}。"],
+        questions: ["{whose}{attr}是哪个来着？", "{whose}{attr}你还记得吗？"],
+        restatements: ["好嘞，{yours}{attr}是{value}。", "行，{yours}{attr}更新为{value}。"],
+        elided: ["嗯，{value}是吧。", "好嘞，{value}。"],
+        answers: ["{yours}{attr}大概是{value}。", "上次说{yours}{attr}是{value}。"],
+        elidedAnswers: ["好像是{value}。", "是{value}吧。"],
+        latestQueries: ["如今{whose}{attr}是多少？", "{whose}{attr}最新是哪个？"],
+        timelineQueries: ["{whose}{attr}一路换过哪些？", "{whose}{attr}是怎么变的？"],
+      },
+      measure: {
+        statements: ["我的{attr}已经是{n}{unit}了。", "{attr}降到了{n}{unit}。", "{attr}涨到了{n}{unit}。"],
+        questions: ["我的{attr}现在多少来着？", "{attr}我是多少？"],
+        restatements: ["好嘞，{attr}是{n}{unit}。", "行，你的{attr}是{n}{unit}。"],
+        elided: ["嗯，{n}{unit}是吧。", "好嘞，{n}{unit}。"],
+        answers: ["你的{attr}应该是{n}{unit}。", "上次说{attr}是{n}{unit}。"],
+        elidedAnswers: ["好像是{n}{unit}。", "大概{n}{unit}。"],
+        latestQueries: ["如今我的{attr}是多少？", "我最新的{attr}是多少？"],
+        timelineQueries: ["我的{attr}一路是怎么变的？", "我的{attr}前后都是多少？"],
+      },
+      count: {
+        statements: ["我一共有{n}{cl}{noun}了。", "家里的{noun}现在是{n}{cl}。", "我养的{noun}有{n}{cl}了。"],
+        questions: ["我一共有几{cl}{noun}？", "我的{noun}有多少{cl}？"],
+        restatements: ["好嘞，{n}{cl}{noun}。", "行，你一共有{n}{cl}{noun}。"],
+        elided: ["嗯，{n}{cl}是吧。", "好嘞，{n}{cl}。"],
+        answers: ["你应该有{n}{cl}{noun}。", "上次说有{n}{cl}{noun}。"],
+        elidedAnswers: ["好像是{n}{cl}。", "大概{n}{cl}。"],
+        latestQueries: ["如今我一共有几{cl}{noun}？", "我最新有多少{cl}{noun}？"],
+        timelineQueries: ["我的{noun}一路是几{cl}几{cl}变的？", "我的{noun}前后有过多少？"],
+      },
+    },
+    acknowledgements: ["好嘞。", "行。", "嗯，好的。", "妥了。"],
+    unknown: ["这个我没印象。", "我查不到这条。"],
+    questionsBack: ["是哪一个呀？", "具体是指什么？"],
+    actionStories: [
+      ["下单买了个{obj}。", "{obj}用了两天就坏了。", "申请换了个新{obj}。"],
+      ["收到一个{obj}当礼物。", "{obj}摔了一下。", "{obj}修了修还能用。"],
+    ],
+    actionReplies: ["哎呀。", "挺好的。", "嗯嗯。"],
+    actionTimelineQueries: ["{obj}这一路怎么了？", "从头讲讲{obj}的事。"],
+  },
+  en: {
+    families: {
+      location: {
+        statements: ["Just so you know, my {thing} {be} {place}.", "I tucked my {thing} {place}.", "My {thing} ended up {place}.", "My {thing} {be} sitting {place}."],
+        questions: ["Where on earth {be} my {thing}?", "Any clue where my {thing} {be}?", "Where did my {thing} go?"],
+        restatements: ["Right, your {thing} {be} {place}.", "Alright, {thing} {place}."],
+        elided: ["Right, {place}.", "Fine, {place}."],
+        answers: ["I believe your {thing} {be} {place}.", "Last I heard your {thing} {be} {place}."],
+        elidedAnswers: ["Maybe {place}.", "Try {place}."],
+        latestQueries: ["Where {be} my {thing} right now?", "Where {be} my {thing} currently?"],
+        timelineQueries: ["Where has my {thing} been, from first to last?", "Trace where my {thing} has been kept."],
+      },
+      schedule: {
+        statements: ["The {event} has been pushed to {time}.", "They rescheduled the {event} for {time}.", "The {event} is on for {time}.", "We're doing the {event} on {time}."],
+        questions: ["What day is the {event} on?", "When's my {event} happening?", "At what time is the {event}?"],
+        restatements: ["Right, the {event} is {time}.", "Alright, {event} on {time}."],
+        elided: ["Right, {time}.", "Fine, {time}."],
+        answers: ["I believe the {event} is on {time}.", "Last I heard the {event} was on {time}."],
+        elidedAnswers: ["Maybe {time}.", "{time}, last I heard."],
+        latestQueries: ["When is the {event} currently?", "What's the current date for the {event}?"],
+        timelineQueries: ["Trace the dates of the {event} from first to last.", "Which dates has the {event} had?"],
+      },
+      preference: {
+        statements: ["Nowadays I like {item} best of all the {cat} options.", "My top {cat} right now is {item}.", "I'd pick {item} over any other {cat} now.", "Lately I love {item}."],
+        questions: ["What's my top {cat}?", "Which {cat} would I pick?"],
+        restatements: ["Right, your top {cat} is {item}.", "Alright, {item} it is."],
+        elided: ["Right, {item}.", "Fine, {item}."],
+        answers: ["I believe your top {cat} is {item}.", "Last I heard you liked {item} best."],
+        elidedAnswers: ["Maybe {item}.", "{item}, last I heard."],
+        latestQueries: ["What is my top {cat} currently?", "Which {cat} do I love most right now?"],
+        timelineQueries: ["Trace my favourite {cat} from first to last.", "Which {cat} have been my favourites?"],
+      },
+      residence: {
+        statements: ["{who} {do} now live in {city}.", "{who} made the move to {city}.", "{who} moved out of {old} and into {city}."],
+        questions: ["What city {do} {who} call home?", "Where is {whom} living?"],
+        restatements: ["Right, {you} live{ys} in {city}.", "Alright, {you} moved to {city}."],
+        elided: ["Right, {city}.", "Fine, {city}."],
+        answers: ["I believe {you} live{ys} in {city}.", "Last I heard {you} lived in {city}."],
+        elidedAnswers: ["Maybe {city}.", "{city}, last I heard."],
+        latestQueries: ["Where {do} {who} live currently?", "What's {whose} current city?"],
+        timelineQueries: ["Trace {whose} homes from first to last.", "Which cities has {whom} lived in?"],
+      },
+      workplace: {
+        statements: ["{who} {do} now work for {company}.", "{who} got hired by {company}.", "{who} moved from {old} to {company}."],
+        questions: ["Who is {whom} working for?", "What company {do} {who} work at?"],
+        restatements: ["Right, {you} work{ys} at {company}.", "Alright, {you} got hired by {company}."],
+        elided: ["Right, {company}.", "Fine, {company}."],
+        answers: ["I believe {you} work{ys} at {company}.", "Last I heard {you} worked at {company}."],
+        elidedAnswers: ["Maybe {company}.", "{company}, last I heard."],
+        latestQueries: ["Where {do} {who} work currently?", "What's {whose} current employer?"],
+        timelineQueries: ["Trace {whose} employers from first to last.", "Which companies has {whom} worked for?"],
+      },
+      contact: {
+        statements: ["{whose} {attr} has changed, it's {value} now.", "Here's {whose} {attr}: {value}.", "{whose} {attr} is now {value} instead."],
+        questions: ["Do you still have {whose} {attr}?", "What's the {attr} for {whom}?"],
+        restatements: ["Right, {your} {attr} is {value}.", "Fine, {your} {attr} is {value}."],
+        elided: ["Right, {value}.", "Fine, {value}."],
+        answers: ["I believe {your} {attr} is {value}.", "Last I heard {your} {attr} was {value}."],
+        elidedAnswers: ["Maybe {value}.", "{value}, last I heard."],
+        latestQueries: ["What is {whose} {attr} currently?", "What's the current {attr} for {whom}?"],
+        timelineQueries: ["Trace {whose} {attr} from first to last.", "Which values has {whose} {attr} had?"],
+      },
+      measure: {
+        statements: ["My {attr} dropped to {n} {unit}.", "My {attr} is up to {n} {unit}.", "Latest {attr}: {n} {unit}."],
+        questions: ["What's my {attr} currently?", "How much is my {attr} these days?"],
+        restatements: ["Right, your {attr} is {n} {unit}.", "Fine, {attr} {n} {unit}."],
+        elided: ["Right, {n} {unit}.", "Fine, {n} {unit}."],
+        answers: ["I believe your {attr} is {n} {unit}.", "Last I heard your {attr} was {n} {unit}."],
+        elidedAnswers: ["Maybe {n} {unit}.", "{n} {unit}, last I heard."],
+        latestQueries: ["What is my {attr} currently?", "What's my {attr} right now?"],
+        timelineQueries: ["Trace my {attr} from first to last.", "Which values has my {attr} had?"],
+      },
+      count: {
+        statements: ["I'm up to {n} {noun} now.", "I currently have {n} {noun}.", "My {noun} count is {n}."],
+        questions: ["How many {noun} do I keep?", "What's my {noun} count?"],
+        restatements: ["Right, {n} {noun}.", "Fine, {n} {noun}."],
+        elided: ["Right, {n}.", "Fine, {n}."],
+        answers: ["I believe you have {n} {noun}.", "Last I heard you had {n} {noun}."],
+        elidedAnswers: ["Maybe {n}.", "{n}, last I heard."],
+        latestQueries: ["How many {noun} do I have currently?", "What's my {noun} count right now?"],
+        timelineQueries: ["Trace my {noun} count from first to last.", "Which counts of {noun} have I had?"],
+      },
+    },
+    acknowledgements: ["Right.", "Alright.", "Okay then.", "Fine, noted down."],
+    unknown: ["Nothing on that, sorry.", "I can't find that."],
+    questionsBack: ["Meaning which?", "More detail?"],
+    actionStories: [
+      ["I got a {obj} online.", "The {obj} broke after two days.", "I got a replacement {obj}."],
+      ["I got a {obj} as a gift.", "I dropped the {obj}.", "I fixed the {obj} myself."],
+    ],
+    actionReplies: ["Oops.", "Cool.", "Mm."],
+    actionTimelineQueries: ["What's the story of my {obj}?", "Tell me everything about my {obj}, in order."],
+  },
+};
+
+export const DEV_SETS: readonly TemplateHalf[] = [DEV_TEMPLATES, DEV_TEMPLATES_2];

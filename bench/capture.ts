@@ -1,4 +1,4 @@
-// `npm run bench:capture -- --turns N [--seed S] [--no-vectors] [--dev-templates] [--json]`: "latest" recall on a
+// `npm run bench:capture -- --turns N [--seed S] [--no-vectors] [--dev-set N] [--json]`: "latest" recall on a
 // generated year of holographic capture (bench/capture-history.ts) through the real store: latest@1,
 // false supersessions, timeline completeness and order, per template half, slot kind and change count.
 import fs from "node:fs";
@@ -9,7 +9,7 @@ import { parseSearchRequest } from "../bridge/store/search-request";
 import { generateCaptureHistory, type CaptureHistory, type PlantedState } from "./capture-history";
 import { corpusSummary, failureBreakdown, latestRows, printBreakdown, printTable, timelineRows, type LatestCase, type Mode, type TimelineCase } from "./capture-report";
 import { judgeConflict, scoreLatest, scoreTimeline, type ConflictLike, type ConflictVerdict, type ResultLike } from "./capture-scoring";
-import { DEV_TEMPLATES } from "./capture-templates-dev";
+import { DEV_SETS } from "./capture-templates-dev";
 import { embedding, HASHING_DIM } from "./hashing-embedder";
 import { argValue, machineInfo, percentile } from "./stats";
 
@@ -29,9 +29,10 @@ function main(argv: string[]): void {
   const seed = argValue(argv, "seed", 20_250_101);
   const modes: Mode[] = argv.includes("--no-vectors") ? ["lexical"] : ["lexical", "hybrid"];
   const generateStarted = performance.now();
-  const dev = argv.includes("--dev-templates");
-  const history = generateCaptureHistory({ turns, seed, ...(dev ? { templates: { tuning: DEV_TEMPLATES } } : {}) });
-  if (dev) console.log("note: the tuning half is planted with the dev templates (bench/capture-templates-dev.ts)");
+  const devSet = argv.includes("--dev-set") ? argValue(argv, "dev-set", 1) : undefined;
+  if (devSet !== undefined && DEV_SETS[devSet - 1] === undefined) throw new Error(`--dev-set must be 1 to ${DEV_SETS.length}`);
+  const history = generateCaptureHistory({ turns, seed, ...(devSet !== undefined ? { templates: { tuning: DEV_SETS[devSet - 1] } } : {}) });
+  if (devSet !== undefined) console.log(`note: the tuning half is planted with dev set ${devSet} (bench/capture-templates-dev.ts)`);
   const generateSeconds = (performance.now() - generateStarted) / 1000;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-capture-"));
   const store = MemoryStore.open({ dataDir, checkpointOnCloseBytes: Infinity });

@@ -121,7 +121,12 @@ export function contactField(raw: string): string | undefined {
 
 /** The preference category a noun names ("饮料", "drinks" → drink); unknown nouns stay themselves. */
 export function preferenceCategory(raw: string): string {
-  const phrase = stripAttributeModifiers(raw).replace(/^(?:的|to\s+)/, "").replace(/的话$/, "").trim();
+  // "花里我最爱百合": the category is 花; "best of all the film genre options": the film genre.
+  const phrase = stripAttributeModifiers(raw)
+    .replace(/^(?:的|to\s+)/, "")
+    .replace(/(?:的话|里面|里|当中|之中|中)$/, "")
+    .replace(/\s+(?:options?|choices?|kinds?|types?)$/, "")
+    .trim();
   const singular = phrase.replace(PLURAL, "$1");
   return CATEGORY_BY_WORD.get(phrase) ?? CATEGORY_BY_WORD.get(singular) ?? CATEGORY_VERBS[phrase] ?? singular;
 }
@@ -157,5 +162,10 @@ const NUMBER_FIELDS = new Set(["phone", "whatsapp", "work_phone", "extension"]);
 
 /** Contact values compare without spacing and separators: "139 1234-5678" is "13912345678". */
 export function normaliseContactValue(field: string, value: string): string {
-  return NUMBER_FIELDS.has(field) ? value.replace(/[\s\-().]/g, "") : value.replace(/\s+/g, " ").trim();
+  // "用zhangwei156@qq.com", "更新为139…": the datum itself, without the verb that introduced it; not when a
+  // negation comes first ("没有改成139…" sets nothing, and the whole phrase is no datum).
+  const datum = field === "email" ? /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/i.exec(value) : NUMBER_FIELDS.has(field) ? /\+?[0-9][0-9\s\-().]*[0-9]/.exec(value) : null;
+  const negated = datum !== null && /没|不|未|别|\bnot\b|\bnever\b|n't\b|\bno longer\b/.test(value.slice(0, datum.index));
+  const picked = datum && !negated ? datum[0] : value;
+  return NUMBER_FIELDS.has(field) ? picked.replace(/[\s\-().]/g, "") : picked.replace(/\s+/g, " ").trim();
 }

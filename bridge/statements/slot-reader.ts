@@ -10,7 +10,7 @@ import { sameSlot, SELF, type StateSlot } from "./slots";
 import { extractEnglishSlot } from "./slots-en";
 import { extractChineseSlot } from "./slots-zh";
 import { MAX_SLOT_CLAUSE_CHARS, readClauses, type Clause, type Speaker } from "./speech-acts";
-import { normalisePerson as normaliseEnglishPerson, normaliseSubject as normaliseEnglishSubject } from "./en-phrases";
+import { foldPlural, normalisePerson as normaliseEnglishPerson, normaliseSubject as normaliseEnglishSubject } from "./en-phrases";
 import { isKinship, normalisePerson, normaliseSubject } from "./zh-phrases";
 
 const HAN = /\p{Script=Han}/u;
@@ -142,7 +142,7 @@ function countedThing(slot: StateSlot): StateSlot {
   if (COUNT_WORD.test(slot.attribute) && slot.subject !== SELF && !isKinship(slot.subject)) return { ...slot, subject: SELF, attribute: slot.subject };
   const counted = COUNTED_ZH.exec(slot.attribute) ?? COUNTED_EN.exec(slot.attribute);
   const thing = counted?.[1] ?? counted?.[2];
-  return thing && !COUNT_WORD.test(thing) ? { ...slot, attribute: thing } : slot;
+  return thing && !COUNT_WORD.test(thing) ? { ...slot, attribute: HAN.test(thing) ? thing : foldPlural(thing) } : slot;
 }
 
 /**

@@ -12,7 +12,7 @@ export type Match = StateSlot | null | undefined;
 
 export const ADV = "(?:\\s+(?:now|currently|still|also|just|recently|finally|officially|already|actually|really|mostly|usually|part-time|full-time|again))*";
 export const AUX = "(?:\\s+(?:am|are|is|was|were|have|has|had|got|gets|will be|have been|has been|had been))?";
-const MOVE_HOUSE = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\b(?:moved|relocated|downsized|retired|emigrated)(?:\\s+house)?\\s+(?:back\\s+|over\\s+|out\\s+)?(?:from\\s+.+?\\s+)?(?:to|into)\\s+(.+)$`);
+const MOVE_HOUSE = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\b(?:moved|relocated|downsized|retired|emigrated|made the move|made a move)(?:\\s+house)?\\s+(?:back\\s+|over\\s+|out\\s+)?(?:from\\s+.+?\\s+)?(?:to|into)\\s+(.+)$`);
 const MOVED_OUT_INTO = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\bmoved out of\\s+.+?\\s+(?:and\\s+)?into\\s+(.+)$`);
 // "she's living with my aunt in kent": who with is not where.
 const LIVE_IN = new RegExp(`^(.+?)${AUX}${ADV}\\s+${RESIDENCE_LIVE_EN}${ADV}(?:\\s+with\\s+(?:my|his|her|their|our)?\\s*[a-z']+)?\\s+(?:in|at|on)\\s+(.+)$`);
@@ -100,7 +100,18 @@ export function matchWorkplace(text: string): Match {
   return personSlot("workplace", at[1] || "i", employer);
 }
 
+// "my top film genre right now is thrillers": "top" is a favourite only for a known category or said of now;
+// "my top drawer is full" is a drawer.
+const TOP_IS = /^(?:(my|our|[a-z]+'s)\s+)?(?:top|number one|no\. 1)\s+(.+?)(\s+(?:right now|currently|these days|now|at the moment|lately))?\s+(?:is|are)\s+(.+)$/;
+
+// "i'd pick tulips over any other flower now": the one picked over every other of a category is the favourite.
+const PICK_OVER = /^(i|we)(?:'d| would)?\s+(?:pick|choose|take|go for)\s+(.+?)\s+over\s+any\s+other\s+([a-z]+(?: [a-z]+)??)(?:\s+(?:now|these days|lately|nowadays))?$/;
+
 export function matchPreference(text: string): Match {
+  const pick = PICK_OVER.exec(text);
+  if (pick) return preferenceSlot("i", preferenceCategory(pick[3]), pick[2], false);
+  const top = TOP_IS.exec(text);
+  if (top && (top[3] !== undefined || isKnownCategory(top[2]))) return preferenceSlot(top[1] === undefined || /^(?:my|our)$/.test(top[1]) ? "i" : top[1].replace(/'s$/, ""), preferenceCategory(top[2]), top[4], false);
   const topic = FOR_TOPIC.exec(text);
   if (topic) {
     const found = matchPreference(topic[2]);

@@ -40,6 +40,8 @@ const PASSIVE_PLACE = new RegExp(
   `^(.+?)\\s+(?:is|are|was|were|has been|have been|got|gets)(?:\\s+(?:now|just|already))*\\s+(?:[a-z]+\\s+and\\s+)?(?:${PLACE_VERB}|handed over|handed|given|lent|loaned|passed)\\s+(?:back\\s+)?(?:${PREP}|to)\\s+(.+)$`,
 );
 const MOVED_TO = /^(.+?)\s+(?:has\s+|have\s+)?moved\s+(?:back\s+)?to\s+(.+)$/;
+// "my lease agreement ended up in the wardrobe": where it landed is where it is.
+const ENDED_UP = new RegExp(`^(.+?)\\s+(?:has\\s+|have\\s+)?(?:ended up|wound up|landed|went back|got put)\\s+(?:back\\s+)?${PREP}\\s+(.+)$`);
 const ACTIVE_CHANGE = new RegExp(
   `^(?:[a-z'-]+\\s+)?(?:(?:have|has|had|just|finally)\\s+)*(?:${CHANGE_VERB}|set)\\s+(.+?)\\s+to\\s+(.+)$`,
 );
@@ -104,7 +106,7 @@ function unreported(text: string): string {
 
 function matchLocation(text: string): Match {
   const active = ACTIVE_PLACE.exec(text);
-  const place = RETRIEVED_AND_PLACED.exec(text) ?? active ?? PASSIVE_PLACE.exec(text) ?? MOVED_TO.exec(text) ?? COPULA.exec(text);
+  const place = RETRIEVED_AND_PLACED.exec(text) ?? active ?? PASSIVE_PLACE.exec(text) ?? MOVED_TO.exec(text) ?? ENDED_UP.exec(text) ?? COPULA.exec(text);
   if (!place) return undefined;
   // "my mom keeps her reading glasses on the bookshelf": her glasses are mom's.
   const actor = active === place ? ACTOR_OWNER.exec(text)?.[1] : undefined;

@@ -72,7 +72,7 @@ export function matchWorkplace(text: string): Match {
   if (at && normalisePerson(at[1]) !== "") return negated(at[1]) ? null : personSlot("workplace", at[1], normaliseValue(at[2]));
   const moved = WORK_MOVE.exec(text);
   if (!moved) return undefined;
-  const jobVerb = /^(?:跳槽|入职|跳去|跳到|加盟)/.test(moved[2]);
+  const jobVerb = /^(?:跳槽|入职|跳去|跳到|加盟|供职|任职|就职|受雇|效力)/.test(moved[2]);
   // No subject: "上个月入职了阿里" is the speaker; "去了超市" without a job word is no job at all.
   if (normalisePerson(moved[1]) === "") return jobVerb ? personSlot("workplace", "我", normaliseValue(moved[3])) : undefined;
   if (!jobVerb && moved[4] === undefined) return undefined;

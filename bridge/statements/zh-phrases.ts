@@ -92,6 +92,8 @@ export function normalisePerson(raw: string): string | null {
       .replace(TRAILING_ADVERBS, "")
       .replace(/^(?:今天|昨天|现在|目前|最近|后来|其实|这阵子|这段时间|这几天)+/, "")
       .replace(TRAILING_TIME_WORDS, "")
+      // "我爸爸从百度跳到阿里巴巴": where from is not who.
+      .replace(/从.+$/, "")
       .replace(/(?:只|仅|就|才|还|也|都)+$/, "")
       .trim(),
   );

@@ -8,7 +8,7 @@ import { nearPairSubjects, subjectCatalogue, tailClashes } from "../../bench/cap
 import { HELDOUT_TEMPLATES } from "../../bench/capture-templates-heldout";
 import { TUNING_TEMPLATES } from "../../bench/capture-templates-tuning";
 import { allTemplateStrings, fillTemplate, HALVES, LANGS } from "../../bench/capture-templates";
-import { DEV_TEMPLATES } from "../../bench/capture-templates-dev";
+import { DEV_SETS } from "../../bench/capture-templates-dev";
 import { embedText, features, HASHING_DIM } from "../../bench/hashing-embedder";
 import { SeededRandom } from "../../bench/seeded-random";
 import { turnRecordId } from "../../plugin/capture/turn-records";
@@ -83,17 +83,19 @@ describe("capture benchmark templates and subjects", () => {
     expect(allTemplateStrings(TUNING_TEMPLATES).filter((t) => heldout.includes(t))).toEqual([]);
   });
 
-  it("keeps the dev templates apart from both halves, and plants a full history with them", () => {
-    const dev = allTemplateStrings(DEV_TEMPLATES);
+  it.each(DEV_SETS.map((set, i) => [i + 1, set] as const))("keeps dev set %i apart from both halves and the other sets, and plants a full history with it", (_n, set) => {
+    const dev = allTemplateStrings(set);
+    const others = DEV_SETS.filter((other) => other !== set).flatMap(allTemplateStrings);
+    expect(dev.filter((t) => others.includes(t))).toEqual([]);
     // A failure names the dev template only: the held-out half's text is never printed.
     const heldout = new Set(allTemplateStrings(HELDOUT_TEMPLATES));
     expect(dev.filter((t) => heldout.has(t))).toEqual([]);
     expect(dev.filter((t) => allTemplateStrings(TUNING_TEMPLATES).includes(t))).toEqual([]);
-    const history = generateCaptureHistory({ turns: 2_000, seed: 7, templates: { tuning: DEV_TEMPLATES } });
+    const history = generateCaptureHistory({ turns: 2_000, seed: 7, templates: { tuning: set } });
     const planted = history.states.filter((s) => s.half === "tuning").flatMap((s) => s.statementIds.map((id) => history.truth.get(id)!.text));
     expect(planted.length).toBeGreaterThan(0);
     expect(planted.every((text) => !/[{}]/.test(text))).toBe(true);
-    const devStatements = LANGS.flatMap((lang) => Object.values(DEV_TEMPLATES[lang].families).flatMap((f) => f.statements));
+    const devStatements = LANGS.flatMap((lang) => Object.values(set[lang].families).flatMap((f) => f.statements));
     const shapes = devStatements.map((t) => new RegExp(`^${t.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[a-zA-Z]+\}/g, ".+")}$`, "i"));
     expect(planted.every((text) => shapes.some((shape) => shape.test(text)))).toBe(true);
   });

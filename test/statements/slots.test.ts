@@ -55,8 +55,21 @@ describe("extractSlots", () => {
     ["静息心率现在55次每分钟。", state(SELF, "静息心率", "55次每分钟")],
     ["The job interview now falls on Saturday at 4:30pm.", slot("schedule", "job interview", "saturday at 4:30pm")],
     ["My mum swapped Madrid for Lisbon.", slot("residence", "mom", "lisbon")],
+    ["My succulents count is 6.", state(SELF, "succulent", "6")],
+    ["我妈妈目前供职于蔚来。", slot("workplace", "妈", "蔚来")],
+    ["花里我最爱百合。", slot("preference", SELF, "百合", "花")],
+    ["My lease agreement ended up in the wardrobe.", location("lease agreement", "wardrobe")],
+    ["My top film genre right now is thrillers.", slot("preference", SELF, "thrillers", "film genre")],
+    ["我爸爸从百度跳到阿里巴巴了", slot("workplace", "爸", "阿里巴巴")],
+    ["Nowadays I like sci-fi best of all the film genre options.", slot("preference", SELF, "sci-fi", "film genre")],
+    ["I'd pick tulips over any other flower now.", slot("preference", SELF, "tulips", "flower")],
+    ["我妈妈的邮箱现在用zhangwei156@qq.com。", slot("contact", "妈", "zhangwei156@qq.com", "email")],
   ])("reads the development phrasing %s", (text, expected) => {
     expect(extractSlots(text)).toEqual([expected]);
+  });
+
+  it("does not read a favourite out of a top drawer", () => {
+    expect(extractSlots("My top drawer is full.").filter((s) => s.kind === "preference")).toEqual([]);
   });
 
   it.each(["I left the keys for Tom.", "I left work for the day."])("reads no state from the errand %s", (text) => {
