@@ -197,6 +197,7 @@ export class MemoryState implements SearchView {
     }
     this.acts[doc] = actCode(act);
     if (slots.length > 0) this.slotsByDoc.set(doc, slots);
+    this.slotIndex.noteStatement(doc, slots);
     if (hasSlotAuthority(record.source_type)) {
       this.slotIndex.add(doc, record.timestamp_ms, slots);
       // The turn's reply may have been written first (an import in any order): it may restate this message.

@@ -28,6 +28,7 @@ export class SlotIndex {
   private readonly valuesByPredicate = new Map<string, Map<string, number>>();
   /** Per liked value, how many statements name it under each named preference category ("海苔" → snack). */
   private readonly categoriesByValue = new Map<string, Map<string, number>>();
+  private readonly lexiconOfDoc = new Map<number, ReadonlyArray<readonly [string, string]>>();
   private statements = 0;
 
   /** Statements indexed, counting each (doc, slot) once. */
@@ -61,6 +62,11 @@ export class SlotIndex {
   }
 
   remove(doc: number): void {
+    const pairs = this.lexiconOfDoc.get(doc);
+    if (pairs) {
+      this.lexiconOfDoc.delete(doc);
+      for (const [value, category] of pairs) this.countCategory(value, category, -1);
+    }
     const keys = this.keysOfDoc.get(doc);
     if (!keys) return;
     this.keysOfDoc.delete(doc);
@@ -93,7 +99,28 @@ export class SlotIndex {
     return this.keysByAttribute.get(head) ?? EMPTY;
   }
 
-  /** Whether some indexed statement names `value` (without "¬") as a favourite of the named `category`, for any subject. */
+  /**
+   * Notes what any statement, with authority over slots or not, says about which category a liked thing
+   * belongs to ("你最喜欢的零食是海苔": 海苔 is a 零食). A fact about words, not about anyone's state.
+   */
+  noteStatement(doc: number, slots: readonly StateSlot[]): void {
+    if (this.lexiconOfDoc.has(doc)) return;
+    const pairs = slots
+      .filter((slot) => slot.kind === "preference" && slot.attribute !== undefined && !isWeakCategory(slot.attribute) && !slot.value.startsWith("¬"))
+      .map((slot) => [slot.value, slot.attribute!] as const);
+    if (pairs.length === 0) return;
+    this.lexiconOfDoc.set(doc, pairs);
+    for (const [value, category] of pairs) this.countCategory(value, category, 1);
+  }
+
+  private countCategory(value: string, category: string, delta: number): void {
+    let categories = this.categoriesByValue.get(value);
+    if (!categories) this.categoriesByValue.set(value, (categories = new Map()));
+    bump(categories, category, delta);
+    if (categories.size === 0) this.categoriesByValue.delete(value);
+  }
+
+  /** Whether some statement names `value` (without "¬") as a favourite of the named `category`, for any subject. */
   isValueOfCategory(value: string, category: string): boolean {
     return (this.categoriesByValue.get(value)?.get(category) ?? 0) > 0;
   }
@@ -109,12 +136,6 @@ export class SlotIndex {
     if (!values) this.valuesByPredicate.set(predicate, (values = new Map()));
     const value = slot.value.replace(/^¬/, "");
     bump(values, value, delta);
-    if (slot.kind === "preference" && slot.attribute !== undefined && !isWeakCategory(slot.attribute) && !slot.value.startsWith("¬")) {
-      let categories = this.categoriesByValue.get(value);
-      if (!categories) this.categoriesByValue.set(value, (categories = new Map()));
-      bump(categories, slot.attribute, delta);
-      if (categories.size === 0) this.categoriesByValue.delete(value);
-    }
   }
 
   private dropKey(key: string): void {

@@ -211,6 +211,15 @@ describe("a favourite said without its category", () => {
     expect(search(store, "我现在最喜欢的水果是什么？").results[0].id).toBe(user(2));
     store.close();
   });
+
+  it("learns the category from any statement, the assistant's too, and unlearns it when that is forgotten", () => {
+    const store = openStore();
+    capture(store, [{ user: "我最喜欢的零食是薯片。" }, { user: "零食推荐一个？", assistant: "很多人最喜欢的零食是海苔。" }, { user: "我现在更喜欢吃海苔。" }]);
+    expect(search(store, "我现在最喜欢的零食是什么？").results[0].id).toBe(user(2));
+    store.forget(reply(1));
+    expect(search(store, "我现在最喜欢的零食是什么？").results[0].id).toBe(user(0));
+    store.close();
+  });
 });
 
 describe("a change the slot grammar cannot read", () => {
