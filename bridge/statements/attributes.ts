@@ -49,6 +49,25 @@ const CATEGORY_VERBS: Record<string, string> = {
   watch: "film", watching: "film", play: "game", playing: "game", read: "book", reading: "book", wear: "clothes", wearing: "clothes",
 };
 
+// What one does with the favourites of a category: the consumption verb's class (see CATEGORY_VERBS).
+// Canonical categories by key, other category nouns by a closed list of everyday ones.
+const VERB_CLASS_OF_KEY: Record<string, string> = {
+  drink: "drink", food: "food", snack: "food", fruit: "food", restaurant: "food", music: "music", film: "film", show: "film", book: "book", game: "game",
+};
+const VERB_CLASS_OF_WORD: Array<[RegExp, string]> = [
+  [/^(?:早餐|早饭|午餐|午饭|晚餐|晚饭|夜宵|甜点|甜品|菜系|火锅|面食|主食|蛋糕|冰淇淋|breakfast|lunch|dinner|dessert|cuisine|pizza topping|ice cream flavou?r|cereal)$/, "food"],
+  [/^(?:茶|茶叶|咖啡|奶茶|果汁|啤酒|红酒|白酒|tea|coffee|beer|wine|juice|smoothie|cocktail)$/, "drink"],
+  [/^(?:歌手|乐队|播客|music genre|podcast|album)$/, "music"],
+  [/^(?:电视剧|动漫|综艺|纪录片|film genre|movie genre|tv genre|anime)$/, "film"],
+  [/^(?:作家|小说|漫画|novelist|comic)$/, "book"],
+  [/^(?:乐器|instrument)$/, "instrument"],
+];
+
+/** The class of consumption verb a preference category takes ("零食" → food, "茶叶" → drink), or undefined. */
+export function verbClassOfCategory(category: string): string | undefined {
+  return VERB_CLASS_OF_KEY[category] ?? VERB_CLASS_OF_WORD.find(([words]) => words.test(category))?.[1];
+}
+
 // Words that say which version of an attribute, not which attribute: "新手机号" is the 手机号.
 const MODIFIERS_ZH = /^(?:最新的?|新的?|旧的?|以前的?|原来的?|现在的?|目前的?|现用的?|常用的?|当前的?|个人的?)+/;
 const MODIFIERS_EN = /^(?:(?:new|old|current|updated|latest|primary|main|personal|present|previous|former)\s+)+/;

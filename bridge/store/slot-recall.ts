@@ -1,7 +1,7 @@
 // Which state slots a query asks about, read against the slot index: the newest statement of each (shown
 // first in latest mode), the statements that replace an older value (for collapsing), and each slot's
 // recent history (for timeline mode). No corpus scan: a query's phrases are looked up in the index.
-import { isWeakCategory, WEAK_CATEGORY } from "../statements/attributes";
+import { isWeakCategory, verbClassOfCategory, WEAK_CATEGORY } from "../statements/attributes";
 import { readSlotQuery, visitPhrases, type QueryPhrase, type SlotQuery } from "../statements/slot-query";
 import { SELF, sameSlot, type SlotKind, type StateSlot } from "../statements/slots";
 import { isKinship } from "../statements/zh-phrases";
@@ -48,7 +48,9 @@ export interface SlotRecall {
 export function recallSlots(index: SlotIndex, query: string, usable: (doc: number) => boolean): SlotRecall {
   const slotQuery = index.size === 0 ? undefined : readSlotQuery(query);
   const named = slotQuery === undefined ? [] : askedSlots(index, slotQuery);
-  const { asked, chains: allChains } = sameThingUnderTwoNames(named, named.map((slot) => chainOf(index, slot)));
+  // Weak preferences that joined a category by their verb alone are shown, but replace no named value.
+  const byVerbOnly = new Set<SlotEntry>();
+  const { asked, chains: allChains } = sameThingUnderTwoNames(named, named.map((slot) => chainOf(index, slot, byVerbOnly)));
   const chains = allChains.map((chain) => chain.filter((entry) => usable(entry.doc)));
   const newest = chains.map((chain) => chain[chain.length - 1]);
   // In match order: the slot the query names exactly first ("钥匙" before "车钥匙", which may be another thing),
@@ -66,10 +68,10 @@ export function recallSlots(index: SlotIndex, query: string, usable: (doc: numbe
       let best: SlotEntry | undefined;
       chains.forEach((chain, i) => {
         // A statement under either of a merged pair's names belongs to the chain.
-        const member = sameSlot(slot, { ...asked[i], value: "" }) || chain.some((entry) => sameName(entry.slot, slot));
+        const member = sameSlot(slot, { ...asked[i], value: "" }) || chain.some((entry) => sameName(entry.slot, slot) && !byVerbOnly.has(entry));
         if (!member) return;
         for (let at = chain.length - 1; at >= 0 && chain[at].timestampMs > afterMs; at--) {
-          if (!valuesConflict(slot.kind, chain[at].slot.value, slot.value)) continue;
+          if (byVerbOnly.has(chain[at]) || !valuesConflict(slot.kind, chain[at].slot.value, slot.value)) continue;
           if (!best || chain[at].timestampMs > best.timestampMs) best = chain[at];
           break;
         }
@@ -144,21 +146,34 @@ function replaces(newer: SlotEntry, older: SlotEntry): boolean {
  * subject ("I'm really into espresso", "我现在更喜欢吃坚果") whose value it has held and no other named
  * category of that subject has: the value tells which favourite they change.
  */
-function chainOf(index: SlotIndex, slot: AskedSlot): SlotEntry[] {
+function chainOf(index: SlotIndex, slot: AskedSlot, byVerbOnly: Set<SlotEntry>): SlotEntry[] {
   const own = index.chain(slot.key);
   if (slot.kind !== "preference" || slot.attribute === undefined || isWeakCategory(slot.attribute)) return [...own];
   const values = new Set(own.map((entry) => bare(entry.slot.value)));
   const elsewhere = new Set<string>();
   const weak: SlotEntry[] = [];
+  const verbClass = verbClassOfCategory(slot.attribute);
+  let sameVerbCategories = 0;
   for (const key of index.keysWithSubjectHead(slot.subject)) {
     const [kind, subject, attribute] = key.split("\u0000");
     if (kind !== "preference" || subject !== slot.subject || key === slot.key) continue;
     if (attribute.startsWith(WEAK_CATEGORY)) weak.push(...index.chain(key));
-    else for (const entry of index.chain(key)) elsewhere.add(bare(entry.slot.value));
+    else {
+      for (const entry of index.chain(key)) elsewhere.add(bare(entry.slot.value));
+      if (verbClass !== undefined && verbClassOfCategory(attribute) === verbClass) sameVerbCategories++;
+    }
   }
   // The value tells the category: this slot held it, or some statement named it one of this category ("海苔" a 零食).
   const ofCategory = (value: string) => values.has(value) || index.isValueOfCategory(value, slot.attribute!);
-  const members = weak.filter((entry) => ofCategory(bare(entry.slot.value)) && !elsewhere.has(bare(entry.slot.value)));
+  // Or the verb does, when this is the subject's only named category of that verb ("更喜欢读刘慈欣": the 作家).
+  const byVerb = verbClass !== undefined && sameVerbCategories === 0 ? WEAK_CATEGORY + verbClass : undefined;
+  const members = weak.filter((entry) => {
+    if (elsewhere.has(bare(entry.slot.value))) return false;
+    if (ofCategory(bare(entry.slot.value))) return true;
+    if (entry.slot.attribute !== byVerb) return false;
+    byVerbOnly.add(entry);
+    return true;
+  });
   return [...own, ...members].sort((a, b) => a.timestampMs - b.timestampMs || a.doc - b.doc);
 }
 

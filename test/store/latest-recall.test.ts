@@ -212,11 +212,29 @@ describe("a favourite said without its category", () => {
     store.close();
   });
 
+  it("joins by its verb the one named category of that verb, shown first but replacing nothing", () => {
+    const store = openStore();
+    capture(store, [{ user: "我最喜欢的作家是余华。" }, { user: "我现在更喜欢读刘慈欣。" }]);
+    const { results, receipt } = search(store, "我现在最喜欢的作家是什么？");
+    expect(results.map((r) => r.id)).toEqual([user(1), user(0)]);
+    expect(receipt.conflicts).toEqual([]);
+    store.close();
+  });
+
+  it("joins no category by its verb when two named categories take that verb", () => {
+    const store = openStore();
+    capture(store, [{ user: "我最喜欢的零食是薯片。" }, { user: "我最喜欢的水果是芒果。" }, { user: "我现在更喜欢吃坚果。" }]);
+    expect(search(store, "我现在最喜欢的零食是什么？").results[0].id).toBe(user(0));
+    expect(search(store, "我现在最喜欢的水果是什么？").results[0].id).toBe(user(1));
+    store.close();
+  });
+
   it("learns the category from any statement, the assistant's too, and unlearns it when that is forgotten", () => {
     const store = openStore();
-    capture(store, [{ user: "我最喜欢的零食是薯片。" }, { user: "零食推荐一个？", assistant: "很多人最喜欢的零食是海苔。" }, { user: "我现在更喜欢吃海苔。" }]);
-    expect(search(store, "我现在最喜欢的零食是什么？").results[0].id).toBe(user(2));
-    store.forget(reply(1));
+    // Two named categories take 吃, so only the value can tell which one 海苔 belongs to.
+    capture(store, [{ user: "我最喜欢的零食是薯片。" }, { user: "我最喜欢的水果是芒果。" }, { user: "零食推荐一个？", assistant: "很多人最喜欢的零食是海苔。" }, { user: "我现在更喜欢吃海苔。" }]);
+    expect(search(store, "我现在最喜欢的零食是什么？").results[0].id).toBe(user(3));
+    store.forget(reply(2));
     expect(search(store, "我现在最喜欢的零食是什么？").results[0].id).toBe(user(0));
     store.close();
   });
