@@ -27,7 +27,7 @@ export const QUESTION_WORD_EXCEPTIONS_ZH = /什么都|什么也|没什么|不管
 
 /** Sentence-final question particles. */
 // "还在鞋柜里不", "到了没": a verb phrase closed by 不/没 asks whether it holds.
-export const QUESTION_PARTICLE_ZH = /(?:吗|么|嘛|来着|(?<=[\u4e00-\u9fff]{2})(?:不|没|没有))$/;
+export const QUESTION_PARTICLE_ZH = /(?:吗|么|嘛|来着|(?<=(?:还|在|是|有|用|去|到)[^，,]{1,30})(?:不|没|没有))$/;
 
 /** Asking to ask ("请问", "我想问一下"): the clause belongs to the question that follows. */
 export const QUESTION_OPENER_ZH = /^(?:请问|想问一下|想问|问一下|问个问题|我想问(?:一下)?|我想知道|你知道|你还记得|还记得)/;

@@ -39,6 +39,7 @@ const COLON = /(?<![0-9]):|:(?![0-9])/;
 // Sentence punctuation, brackets, quotes and emoji; not "%", "#", "@" or currency, which belong to values.
 const EDGE_NOISE = /^[\s.,!?;:、。…~'"“”‘’()（）【】[\]「」『』<>《》*\-—_|\p{Extended_Pictographic}\uFE0F]+|[\s.,!?;:、。…~'"“”‘’()（）【】[\]「」『』<>《》*\-—_|\p{Extended_Pictographic}\uFE0F]+$/gu;
 const TAG_QUESTION = /^(?:right|correct|isn't it|aren't they|don't i|didn't i|yes|ok|okay|对吧|对不对|是吧|是不是|没错吧|吧|对么|是么)$/;
+const UNMARKED_TAG = /^(?:right|correct|isn't it|aren't they|isn't that right|is that right|am i right|对吧|对不对|是吧|是不是|没错吧|对么|是么)$/;
 // Headings that introduce what follows a colon ("备忘：…", "Update: …").
 const LABEL = /^(?:备忘|备注|笔记|更新|提醒|注意|补充|记录|新消息|note|notes|update|reminder|fyi|todo|ps|memo|heads up)$/;
 // A clause this long is prose, not a state statement; it is classified but never pattern-matched for slots.
@@ -55,7 +56,9 @@ export function readClauses(text: string, speaker: Speaker): Clause[] {
     if (clauses.length >= MAX_CLAUSES) break;
     const parts = match[1].split(CLAUSE_BREAK);
     const asked = match[2].includes("?");
-    const tagged = asked && TAG_QUESTION.test(clean(parts[parts.length - 1]));
+    // "…, right?" or, unpunctuated, "…, isn't it" / "…对吧": a statement put up for confirmation asks.
+    const lastPart = clean(parts[parts.length - 1]);
+    const tagged = (asked && TAG_QUESTION.test(lastPart)) || (parts.length > 1 && UNMARKED_TAG.test(lastPart));
     const read = parts.map((part, i) => classify(part, speaker, asked && i === parts.length - 1));
     // "My passport, where is it?", "护照，放哪了？": a bare topic before the question is what it asks about.
     // "我记得护照在抽屉里，现在还在吗？": a guess before the question is part of it.
@@ -65,6 +68,12 @@ export function readClauses(text: string, speaker: Speaker): Clause[] {
     sentence++;
   }
   return clauses;
+}
+
+/** Whether an assistant reply only says it does not know ("抱歉，我不知道。", "I'm not sure."). */
+export function isNonAnswer(text: string): boolean {
+  const clauses = readClauses(text, "assistant");
+  return speechActOf(clauses) === "acknowledgement" && clauses.some((c) => NON_ANSWER_ZH.test(c.text) || NON_ANSWER_EN.test(c.text));
 }
 
 /** The memory's act: a statement if any clause states something, else a question, else a request, else an acknowledgement. */
@@ -108,12 +117,18 @@ function isAcknowledgement(text: string, speaker: Speaker): boolean {
 }
 
 function isQuestion(text: string): boolean {
-  if (!HAN.test(text)) return QUESTION_OPENER_EN.test(text);
-  if (QUESTION_OPENER_ZH.test(text) || QUESTION_PARTICLE_ZH.test(text)) return true;
+  // "…, or did it change", "…or has it moved": an alternative that asks.
+  if (!HAN.test(text)) return QUESTION_OPENER_EN.test(text) || /\bor (?:did|has|have|is|was|are|were|do|does) (?:it|they|that|he|she)\b/.test(text);
+  if (QUESTION_OPENER_ZH.test(text) || QUESTION_PARTICLE_ZH.test(text) || CONFIRMATION_ZH.test(text)) return true;
+  // "是13800138000还是13900139000": which of two.
+  if (/是.{1,30}还是.{1,30}$/.test(text) && !/^还是/.test(text)) return true;
   const plain = text.replace(QUESTION_WORD_EXCEPTIONS_ZH, "");
   if (/呢$/.test(plain) && plain.length <= 6) return true;
   return QUESTION_WORD_ZH.test(plain);
 }
+
+// "X对吧", "应该是X吧", "X没错吧": put up for confirmation; a guess ending in 吧 asks too.
+const CONFIRMATION_ZH = /(?:对吧|是吧|没错吧|对不对|对么|是么|(?:应该|大概|估计|可能|好像|是).*吧)$/;
 
 function isHedged(text: string): boolean {
   return HEDGE_ZH.test(text) || HEDGE_EN.test(text);

@@ -15,7 +15,7 @@ import { actCode, actOfCode, analyseRecord, confirmedByUser, hasSlotAuthority, t
 import type { SearchView } from "./search";
 import { SlotIndex } from "./slot-index";
 import type { StateSlot } from "../statements/slots";
-import type { SpeechAct } from "../statements/speech-acts";
+import { isNonAnswer, type SpeechAct } from "../statements/speech-acts";
 import { bindingOf, VectorSpaces, type VectorBinding } from "./vector-spaces";
 
 export interface PendingEmbedding {
@@ -189,7 +189,10 @@ export class MemoryState implements SearchView {
 
   /** Records what `record` states (analysed now unless given) and indexes its slots if it may set them. */
   private derive(doc: number, record: MemoryRecord, given: RecordStatement | undefined): void {
-    const { act, slots } = given ?? analyseRecord(record.text, record.source_type);
+    const analysed = given ?? analyseRecord(record.text, record.source_type);
+    // A message the reply answered "I don't know" was asked, however it was phrased ("我记得护照在抽屉里").
+    const asked = record.source_type === "user_message" && analysed.act === "statement" && this.turns.sameTurn(doc).some((sibling) => this.isNonAnswerReply(sibling));
+    const { act, slots } = asked ? { act: "question" as const, slots: [] } : analysed;
     if (doc >= this.acts.length) {
       const grown = new Uint8Array(Math.max(doc + 1, this.acts.length * 2));
       grown.set(this.acts);
@@ -203,8 +206,26 @@ export class MemoryState implements SearchView {
       // The turn's reply may have been written first (an import in any order): it may restate this message.
       if (record.source_type === "user_message") for (const sibling of this.turns.sameTurn(doc)) this.indexRestatement(sibling, record);
     } else {
-      for (const sibling of this.turns.sameTurn(doc)) if (this.records[sibling]?.source_type === "user_message") this.indexRestatement(doc, this.records[sibling]!);
+      const nonAnswer = record.source_type === "assistant_message" && isNonAnswer(record.text);
+      for (const sibling of this.turns.sameTurn(doc)) {
+        if (this.records[sibling]?.source_type !== "user_message") continue;
+        if (nonAnswer) this.markAsked(sibling);
+        else this.indexRestatement(doc, this.records[sibling]!);
+      }
     }
+  }
+
+  private isNonAnswerReply(doc: number): boolean {
+    const reply = this.records[doc];
+    return reply?.source_type === "assistant_message" && isNonAnswer(reply.text);
+  }
+
+  /** The user message `doc` was asked (its reply did not know): it states nothing and sets no slot. */
+  private markAsked(doc: number): void {
+    if (actOfCode(this.acts[doc]) !== "statement") return;
+    this.acts[doc] = actCode("question");
+    this.slotIndex.remove(doc);
+    this.slotsByDoc.delete(doc);
   }
 
   /** Indexes the slots of assistant reply `doc` that restate `user`, a user message of the same turn. */

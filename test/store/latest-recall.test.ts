@@ -43,6 +43,21 @@ describe("a question asked after a fact", () => {
     store.close();
   });
 
+  it.each([
+    ["reply first", false],
+    ["message first", true],
+  ])("reads a message its reply answered 'I don't know' as asked, whatever its phrasing (%s)", (_order, messageFirst) => {
+    const store = openStore();
+    capture(store, [{ user: "我把护照放在书桌抽屉里了。", assistant: "好的，记住了。" }]);
+    const asked = { id: user(1), text: "我记得护照放在保险柜里。", source_type: "user_message", timestamp_ms: T0 + HOUR_MS, session_id: "s1", turn: 1 };
+    const idk = { id: reply(1), text: "抱歉，我不知道。", source_type: "assistant_message", timestamp_ms: T0 + HOUR_MS + 1000, session_id: "s1", turn: 1 };
+    store.importRecords(messageFirst ? [asked, idk] : [idk, asked]);
+    const { results, receipt } = search(store, "护照在哪里？");
+    expect(results[0].id).toBe(user(0));
+    expect(receipt.candidates.find((c) => c.id === user(1))?.act).toBe("question");
+    store.close();
+  });
+
   it("is still what recall gives after the question was asked fifty times and answered 'I don't know'", () => {
     const store = openStore();
     capture(store, [{ user: "我把护照放在书桌抽屉里了。", assistant: "好的，记住了。" }]);
