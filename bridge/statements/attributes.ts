@@ -105,6 +105,8 @@ export function attributeSpans(text: string): AttributeSpan[] {
   for (const { word, kind, key } of ATTRIBUTE_WORDS) {
     for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + 1)) {
       if (!/\p{Script=Han}/u.test(word) && !standsAlone(text, at, word.length)) continue;
+      // One Han character is a word of its own only before a particle or a non-Han character: "书包" is no 书.
+      if (word.length === 1 && /\p{Script=Han}/u.test(text[at + 1] ?? "") && !/[是的吗呢了啊吧呀]/.test(text[at + 1])) continue;
       const end = at + word.length;
       if (spans.some((span) => span.start <= at && span.end >= end)) continue;
       spans.push({ start: at, end, key, kind });

@@ -79,11 +79,11 @@ const STILL_EN = /^(?:is|are|am|do|does|did|has|have)\b.*\bstill\b|\bstill\b.*\?
 
 export const KIND_CUES_EN: Array<[RegExp, SlotKind]> = [
   // "Is my passport still in the safe?": asking whether a place still holds is asking where the thing is now.
-  [/\bwhere(?:'s| is| are| did| do|abouts)?\b|\blocation\b|\bput\b|\bkeep\b|\bleft\b|\bstill (?:in|at|on|under|inside|with|in the)\b|\bwho has\b/, "location"],
+  [/\bwhere(?:'s| is| are| did| do|abouts)?\b|\blocation\b|\bplaces?\b(?! of (?:residence|work))|\bput\b|\bkeep\b|\bleft\b|\bstill (?:in|at|on|under|inside|with|in the)\b|\bwho has\b/, "location"],
   [/\bwhen\b|\bwhen's\b|\bwhat time\b|\bwhich day\b|\bwhat day\b|\bdate\b|\btime of\b|\bschedule[ds]?\b|\brescheduled\b|\bmoved to\b|\barrive|\bvisiting\b|\bcoming\b|\bstill (?:on|at)\b/, "schedule"],
   [/\bfavou?rite\b|\bprefer|\blike\b|\benjoy\b|\binto\b|\bgo-to\b|\btop (?!of\b)|\bfond of\b|\bhooked on\b|\bobsessed with\b|\bcrazy about\b|\blove\b/, "preference"],
   [/\blive\b|\bliving\b|\breside\b|\bresidence\b|\bmoved\b|\bhome\b|\bcity\b|\btown\b|\bbased\b|\bsettled\b|\bstaying\b/, "residence"],
-  [/\bwork\b|\bworks\b|\bworking\b|\bjob\b|\bemployer\b|\bcompany\b|\bemployed\b|\bteach(?:es|ing)?\b|\bhired\b|\bemploys\b|\bemploy\b/, "workplace"],
+  [/\bwork\b|\bworks\b|\bworking\b|\bjobs?\b|\bemployers?\b|\bcompany\b|\bemployed\b|\bteach(?:es|ing)?\b|\bhired\b|\bemploys\b|\bemploy\b/, "workplace"],
   [/\bhow many\b|\bhow much\b|\bnumber of\b|\bcount\b|\bwhat(?:'s| is| are)? (?:my|our)\b/, "state"],
   [/\bphone\b|\bnumber\b|\bemail\b|\be-mail\b|\baddress\b|\bcontact\b|\bwechat\b|\breach\b|\bget hold of\b|\bcall\b|\bring\b|\btext\b|\bextension\b/, "contact"],
   ...(["location", "schedule", "preference", "residence", "workplace", "state", "contact"] as const).map((kind): [RegExp, SlotKind] => [STILL_EN, kind]),
@@ -103,3 +103,6 @@ export const CURRENT_EN = /\b(?:now|currently|current|latest|these days|nowadays
 
 /** Hedges that make a clause a guess, not a statement: "I think my passport is in the drawer, is it still?". */
 export const HEDGE_EN = /^(?:i think|i thought|i remember|i believe|i guess|if i remember (?:right|correctly)|iirc|wasn't it|was it|i'm pretty sure|pretty sure)\b/;
+
+/** Words that ask for a state's history ("changed over time", "history of"). */
+export const HISTORY_EN = /\bover time\b|\bchanged\b|\bhistory\b|\bso far\b|\bfrom first to last\b|\bbefore that\b|\bever\b/;

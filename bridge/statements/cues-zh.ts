@@ -68,7 +68,7 @@ const STILL_ZH = /(?:还是|还在|还用|还住|仍然是|依然是|是不是�
 
 export const KIND_CUES_ZH: Array<[RegExp, SlotKind]> = [
   // "护照还在保险柜里吗": asking whether a place still holds is asking where the thing is now.
-  [/哪里|哪儿|在哪|放哪|搁哪|什么地方|哪个地方|位置|放在|放到|还在|仍在|在不在|是不是在|谁拿着|在谁那|在谁手/, "location"],
+  [/哪里|哪儿|在哪|放哪|搁哪|什么地方|哪个地方|哪些地方|位置|放在|放到|放过|搁过|还在|仍在|在不在|是不是在|谁拿着|在谁那|在谁手/, "location"],
   [/什么时候|几点|哪天|几号|哪一天|哪个时间|时间|日期|星期几|周几|礼拜几|改到|推迟|提前|还是(?:每|下|这)?(?:周|星期|礼拜)/, "schedule"],
   [/喜欢|最爱|偏好|爱喝|爱吃|口味|常去|常点|常买|常用|常喝|常吃|钟情|迷上|爱上|中意|心头好|喜好/, "preference"],
   [/住|搬|家在|家住|哪个城市|居住|城市|小区|定居|落脚|安家|生活|哪座城|落户/, "residence"],
@@ -88,3 +88,6 @@ export const CURRENT_ZH = /现在|目前|如今|当前|最新|眼下|这会儿|�
 
 /** Hedges that make a clause a guess, not a statement: "我记得护照在抽屉里，现在还在吗？". */
 export const HEDGE_ZH = /^(?:我记得|我印象中|印象中|我好像|好像|我以为|我猜|应该是|是不是|我没记错的话)/;
+
+/** Words that ask for a state's history ("怎么变化的", "先后", "换过哪些"). */
+export const HISTORY_ZH = /变化|变过|先后|换过|改过|历史|经历|前后|一路/;

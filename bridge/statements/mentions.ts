@@ -90,6 +90,16 @@ export function mayBeSelf(text: string): boolean {
   return !(zh ? OTHER_PERSON_ZH : OTHER_PERSON_EN).test(text);
 }
 
+/** Whether the thing `phrase` names is someone else's where `text` names it ("his green alarm clock", "同事说他的钥匙"). */
+export function ownedByOthers(text: string, phrase: string): boolean {
+  const at = text.indexOf(phrase);
+  if (at < 0) return false;
+  const before = text.slice(Math.max(0, at - 12), at);
+  return HAN.test(phrase)
+    ? /(?:他|她|他们|她们|邻居|同事|朋友|同学|别人)(?:的|家的|家)?$/.test(before)
+    : /\b(?:his|her|their|its|(?:neighbou?r|coworker|colleague|friend|classmate)'?s?)\s+(?:own\s+|new\s+|old\s+)?$/.test(before);
+}
+
 /** Whether `text` names a contact field: then it gives that field, not where someone lives or works. */
 export function namesContactField(text: string): boolean {
   return attributeSpans(text).some((span) => span.kind === "contact");

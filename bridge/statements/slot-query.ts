@@ -2,8 +2,8 @@
 // subject or attribute (Han substrings, English word n-grams, with their positions), whether the speaker
 // asks about themselves, which kinds of state the question words point at, and canonical attributes.
 import { attributeSpans, categoryOfVerb } from "./attributes";
-import { CURRENT_EN, FIRST_PERSON_EN, KIND_CUES_EN } from "./cues-en";
-import { CURRENT_ZH, FIRST_PERSON_ZH, KIND_CUES_ZH } from "./cues-zh";
+import { CURRENT_EN, FIRST_PERSON_EN, HISTORY_EN, KIND_CUES_EN } from "./cues-en";
+import { CURRENT_ZH, FIRST_PERSON_ZH, HISTORY_ZH, KIND_CUES_ZH } from "./cues-zh";
 import { canonicalKin, foldPlural } from "./en-phrases";
 import type { SlotKind } from "./slots";
 
@@ -20,7 +20,7 @@ export interface SlotQuery {
   /** The normalised query (NFKC, lowercase, straight quotes), cut to MAX_QUERY_CHARS. */
   text: string;
   firstPerson: boolean;
-  /** The query asks for the state as it is now ("现在", "now"). */
+  /** The query asks for the state as it is now ("现在", "now") or as it went ("怎么变化的", "over time"). */
   current: boolean;
   kinds: ReadonlySet<SlotKind>;
   /** Canonical contact fields and preference categories the query names ("手机号" → phone, "饮料" → drink). */
@@ -47,7 +47,7 @@ export function readSlotQuery(query: string): SlotQuery {
   return {
     text,
     firstPerson: FIRST_PERSON_ZH.test(text) || FIRST_PERSON_EN.test(text),
-    current: CURRENT_ZH.test(text) || CURRENT_EN.test(text),
+    current: CURRENT_ZH.test(text) || CURRENT_EN.test(text) || HISTORY_ZH.test(text) || HISTORY_EN.test(text),
     kinds: kindsOf(text),
     ...attributesOf(text),
     verbCategories: verbCategoriesOf(text),

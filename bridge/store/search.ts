@@ -14,7 +14,7 @@ import type { EmbeddingInput, MemoryRecord } from "./records";
 import { buildReceipt, type DenseOutcome, type FallbackReason, type Receipt } from "./receipts";
 import type { ScopeMasks } from "./scope-masks";
 import type { SlotIndex } from "./slot-index";
-import { mentionsOf, newerMention } from "./slot-mentions";
+import { mentionsOf, newerMention, thingMentions } from "./slot-mentions";
 import { recallSlots, type SlotRecall } from "./slot-recall";
 import { bindingOf, type VectorSpaces } from "./vector-spaces";
 
@@ -84,7 +84,7 @@ export function runSearch(view: SearchView, request: SearchRequest): SearchRespo
   const usable = (doc: number) => (mask === undefined || mask[doc] === 1) && view.record(doc) !== undefined && !view.record(doc)!.quarantine;
   const slots = recallSlots(view.slotIndex, request.query, usable);
   const mentions = request.timeline ? new Map<number, number>() : newerMentions(view, slots, usable);
-  const slotDocs = request.timeline ? timelineDocs(view, slots, usable, request.topK) : slots.heads.flatMap((head) => [mentions.get(head.doc), head.doc]);
+  const slotDocs = request.timeline ? timelineDocs(view, request.query, slots, usable, request.topK) : slots.heads.flatMap((head) => [mentions.get(head.doc), head.doc]);
   const slotOrder = new Map<number, number>();
   for (const doc of slotDocs) if (doc !== undefined && !slotOrder.has(doc)) slotOrder.set(doc, slotOrder.size);
   const fused = withSlotStatements(fuseRanks(lexical, dense.hits), slotOrder);
@@ -132,7 +132,8 @@ function newerMentions(view: SearchView, slots: SlotRecall, usable: (doc: number
 }
 
 /** Timeline mode: the newest `limit` statements of the asked slots, read by the grammar or naming the slot (slot-mentions.ts). */
-function timelineDocs(view: SearchView, slots: SlotRecall, usable: (doc: number) => boolean, limit: number): number[] {
+function timelineDocs(view: SearchView, query: string, slots: SlotRecall, usable: (doc: number) => boolean, limit: number): number[] {
+  if (slots.followed.length === 0) return thingMentions(view, query, usable, limit);
   const docs = new Set(slots.history(Infinity).map((entry) => entry.doc));
   for (const asked of slots.followed) for (const doc of mentionsOf(view, asked, usable, limit)) docs.add(doc);
   // A reply that restates its own turn's message says nothing the message does not: the message stands for both.

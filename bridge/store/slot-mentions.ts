@@ -5,7 +5,7 @@
 // Found through the lexical index's postings of the subject's words, never by a corpus scan.
 import { documentTerms } from "../index/analyze";
 import type { Bm25Index } from "../index/bm25";
-import { holdsKnownValue, holdsNumber, mayBeSelf, mentionText, namesAttribute, namesContactField, namesOthers, namesSubject, searchPhrases, showsKind } from "../statements/mentions";
+import { holdsKnownValue, holdsNumber, mayBeSelf, mentionText, namesAttribute, namesContactField, namesOthers, namesSubject, ownedByOthers, searchPhrases, showsKind } from "../statements/mentions";
 import { predicateOf, SELF, type StateSlot } from "../statements/slots";
 import type { SpeechAct } from "../statements/speech-acts";
 import { hasSlotAuthority } from "./record-statements";
@@ -78,4 +78,42 @@ function setsNoOtherSlot(slots: readonly StateSlot[], asked: AskedSlot): boolean
   return slots.every(
     (slot) => predicateOf(slot.kind) === predicateOf(asked.kind) && slot.attribute === asked.attribute && (slot.subject === asked.subject || (asked.subject !== SELF && slot.subject.includes(asked.subject))),
   );
+}
+
+// A thing's story (bought, broke, repaired) has no slot; a timeline query naming it ("the history of my green
+// alarm clock") still wants every statement naming it. Phrases tried, longest first: Han runs of 3 to 8
+// characters, English runs of 2 to 4 words; one that at least two statements name, and no more than 50
+// memories or one in 50, is the thing.
+const MIN_PHRASE_DOCS = 2;
+const MAX_PHRASE_SHARE = 1 / 50;
+const MAX_PHRASE_DOCS = 50;
+const MAX_PHRASES_TRIED = 120;
+
+/** For timeline mode without an asked slot: the newest `limit` statements naming the thing the query names, or []. */
+export function thingMentions(view: MentionView, query: string, usable: (doc: number) => boolean, limit: number): number[] {
+  const text = mentionText(query);
+  for (const phrase of objectPhrases(text).slice(0, MAX_PHRASES_TRIED)) {
+    const docs = view.bm25.docsWithAll(documentTerms(phrase));
+    if (docs.length < MIN_PHRASE_DOCS || docs.length > Math.max(MAX_PHRASE_DOCS, view.bm25.size * MAX_PHRASE_SHARE)) continue;
+    const naming = docs.filter((doc) => {
+      const record = view.record(doc);
+      if (!record || !usable(doc) || !hasSlotAuthority(record.source_type) || view.act(doc) !== "statement") return false;
+      const said = mentionText(record.text);
+      return said.includes(phrase) && !ownedByOthers(said, phrase);
+    });
+    if (naming.length < MIN_PHRASE_DOCS) continue;
+    const time = (doc: number) => view.record(doc)!.timestamp_ms;
+    return naming.sort((a, b) => time(b) - time(a) || b - a).slice(0, limit);
+  }
+  return [];
+}
+
+function objectPhrases(text: string): string[] {
+  const phrases: string[] = [];
+  for (const run of text.match(/\p{Script=Han}+/gu) ?? []) {
+    for (let length = Math.min(8, run.length); length >= 3; length--) for (let i = 0; i + length <= run.length; i++) phrases.push(run.slice(i, i + length));
+  }
+  const words = (text.match(/[a-z0-9][a-z0-9'-]*/g) ?? []).filter((w) => !/^(?:my|our|the|a|an|of|in|on|to|and|me|tell|what|how|has|have|with|over|time|order|history|happened)$/.test(w));
+  for (let n = 4; n >= 2; n--) for (let i = 0; i + n <= words.length; i++) phrases.push(words.slice(i, i + n).join(" "));
+  return phrases.sort((a, b) => b.length - a.length);
 }

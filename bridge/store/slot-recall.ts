@@ -27,6 +27,8 @@ export interface AskedSlot {
   attribute?: string;
   /** The query names this slot's subject (or, for the speaker's own slot, its attribute) exactly, not by a head. */
   exact?: boolean;
+  /** How well the query names it (see askedSlots); equal for equally good matches. */
+  score?: number;
 }
 
 export interface SlotRecall {
@@ -50,12 +52,17 @@ export function recallSlots(index: SlotIndex, query: string, usable: (doc: numbe
   const named = slotQuery === undefined ? [] : askedSlots(index, slotQuery);
   // Weak preferences that joined a category by their verb alone are shown, but replace no named value.
   const byVerbOnly = new Set<SlotEntry>();
-  const { asked, chains: allChains } = sameThingUnderTwoNames(named, named.map((slot) => chainOf(index, slot, byVerbOnly)));
+  // Weak preferences whose verb fits this category and another named one: a timeline shows them, latest does not.
+  const mayBelong = new Map<string, SlotEntry[]>();
+  const { asked, chains: allChains } = sameThingUnderTwoNames(named, named.map((slot) => chainOf(index, slot, byVerbOnly, mayBelong)));
   const chains = allChains.map((chain) => chain.filter((entry) => usable(entry.doc)));
   const newest = chains.map((chain) => chain[chain.length - 1]);
   // In match order: the slot the query names exactly first ("钥匙" before "车钥匙", which may be another thing),
   // equally good matches newest first.
-  const followed = asked.some((slot) => slot.exact) ? asked.filter((slot) => slot.exact) : asked;
+  // A timeline follows the best-named slots: "我爸爸先后在哪些公司上过班" is his jobs, not also his homes.
+  const named_ = asked.some((slot) => slot.exact) ? asked.filter((slot) => slot.exact) : asked;
+  const best = Math.max(...named_.map((slot) => slot.score ?? 0));
+  const followed = named_.filter((slot) => (slot.score ?? 0) === best);
   const heads = newest
     .filter((head, i): head is SlotEntry => head !== undefined && !newest.some((other, j) => j !== i && other !== undefined && replaces(other, head)))
     .filter((head, i, all) => all.findIndex((h) => h.doc === head.doc) === i)
@@ -82,7 +89,9 @@ export function recallSlots(index: SlotIndex, query: string, usable: (doc: numbe
     history(limit) {
       const byDoc = new Map<number, SlotEntry>();
       chains.forEach((chain, i) => {
-        if (followed.includes(asked[i])) for (const entry of chain) byDoc.set(entry.doc, entry);
+        if (!followed.includes(asked[i])) return;
+        for (const entry of chain) byDoc.set(entry.doc, entry);
+        for (const entry of mayBelong.get(asked[i].key) ?? []) if (usable(entry.doc)) byDoc.set(entry.doc, entry);
       });
       const all = [...byDoc.values()].sort((a, b) => a.timestampMs - b.timestampMs || a.doc - b.doc);
       return all.slice(Math.max(0, all.length - limit));
@@ -146,7 +155,7 @@ function replaces(newer: SlotEntry, older: SlotEntry): boolean {
  * subject ("I'm really into espresso", "我现在更喜欢吃坚果") whose value it has held and no other named
  * category of that subject has: the value tells which favourite they change.
  */
-function chainOf(index: SlotIndex, slot: AskedSlot, byVerbOnly: Set<SlotEntry>): SlotEntry[] {
+function chainOf(index: SlotIndex, slot: AskedSlot, byVerbOnly: Set<SlotEntry>, mayBelong: Map<string, SlotEntry[]>): SlotEntry[] {
   const own = index.chain(slot.key);
   if (slot.kind !== "preference" || slot.attribute === undefined || isWeakCategory(slot.attribute)) return [...own];
   const values = new Set(own.map((entry) => bare(entry.slot.value)));
@@ -174,6 +183,10 @@ function chainOf(index: SlotIndex, slot: AskedSlot, byVerbOnly: Set<SlotEntry>):
     byVerbOnly.add(entry);
     return true;
   });
+  if (verbClass !== undefined && sameVerbCategories > 0) {
+    const ambiguous = weak.filter((entry) => entry.slot.attribute === WEAK_CATEGORY + verbClass && !members.includes(entry) && !elsewhere.has(bare(entry.slot.value)));
+    if (ambiguous.length > 0) mayBelong.set(slot.key, ambiguous);
+  }
   return [...own, ...members].sort((a, b) => a.timestampMs - b.timestampMs || a.doc - b.doc);
 }
 
@@ -222,9 +235,10 @@ function askedSlots(index: SlotIndex, query: SlotQuery): AskedSlot[] {
     if (!fits && !namedExactly && !(attributeScore > 0 && (slot.kind === "contact" || slot.kind === "preference"))) continue;
     const chain = index.chain(key);
     const exact = slot.subject === SELF ? attributeScore >= 2 * ATTRIBUTE_BONUS : subjectScore >= EXACT_BONUS;
+    const score = subjectScore + attributeScore + (fitsSpecifically(slot, query.kinds) ? KIND_BONUS : 0);
     scored.push({
-      slot: { ...slot, exact },
-      score: subjectScore + attributeScore + (fitsSpecifically(slot, query.kinds) ? KIND_BONUS : 0),
+      slot: { ...slot, exact, score },
+      score,
       fits,
       newest: chain[chain.length - 1]?.timestampMs ?? 0,
     });

@@ -402,6 +402,31 @@ describe("timeline mode and recency", () => {
     store.close();
   });
 
+  it("tells a thing's story in order: every statement naming it, not someone else's, not another colour's", () => {
+    const store = openStore();
+    capture(store, [
+      { user: "A friend gave me a green alarm clock.", assistant: "Nice!" },
+      { user: "I ordered a white alarm clock online." },
+      { user: "My neighbour lost his green alarm clock again." },
+      { user: "I broke the green alarm clock.", assistant: "Oh no." },
+      { user: "Where is the nearest repair shop?" },
+      { user: "I took the green alarm clock in for repair." },
+    ]);
+    const { results, receipt } = search(store, "Tell me the history of my green alarm clock in order.", { timeline: true, top_k: 10 });
+    expect(receipt.candidates.filter((c) => c.slot).map((c) => c.id).sort()).toEqual([user(0), user(3), user(5)].sort());
+    expect(results.map((r) => r.id).filter((id) => [user(0), user(3), user(5)].includes(id))).toEqual([user(0), user(3), user(5)]);
+    store.close();
+  });
+
+  it("does not take 书 in 书包 for a favourite book category", () => {
+    const store = openStore();
+    capture(store, [{ user: "我最喜欢的书是《活着》。" }, { user: "买了一个紫色书包。" }, { user: "紫色书包的拉链坏了。" }]);
+    const { receipt } = search(store, "紫色书包后来怎么样了？按时间顺序说说。", { timeline: true });
+    expect(receipt.slots).toEqual([]);
+    expect(receipt.candidates.filter((c) => c.slot).map((c) => c.id).sort()).toEqual([user(1), user(2)].sort());
+    store.close();
+  });
+
   it("puts the newer of two near-equal candidates first in latest mode, and keeps rank order otherwise", () => {
     const store = openStore();
     store.importRecords([
