@@ -47,7 +47,7 @@ export const RESIDENCE_LIVE_ZH = "(?:住在|住到|住进|定居在|生活在|�
 export const WORK_NOUN_ZH = "(?:工作|上班|任职|就职|实习|打工|供职|教书|上课|当老师)";
 // After 在 + employer: a job ("当护士", "做产品"); 做 + the few everyday objects that are not a job is excluded.
 export const WORK_AS_ZH = "(?:当|做(?!饭|菜|作业|运动|家务|梦|题|手工|实验|蛋糕|头发|指甲|体检|检查)|干|搞|负责|带)";
-export const WORK_MOVE_ZH = "(?:跳槽到|跳槽去|跳槽进|跳去|跳到|入职了?|调到|调去|转到|去了|进了|加入了?|加盟了?|供职于|任职于|就职于|受雇于|效力于)";
+export const WORK_MOVE_ZH = "(?:跳槽到|跳槽去|跳槽进|跳去|跳到|入职了?|调到|调去|转到|去了|进了|加入了?|加盟了?|供职于|任职于|就职于|受雇于|效力于|换到了?|换去了?)";
 
 /** Verbs that move an event in time; the value must then be a time expression. */
 export const SCHEDULE_VERB_ZH =

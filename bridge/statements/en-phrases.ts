@@ -5,7 +5,7 @@ import { SELF } from "./zh-phrases";
 
 const DETERMINERS = /^(?:(?:the|a|an|my|our|your|his|her|their|its|this|that|these|those|some|all|both|new|current)\s+)+/;
 const TRAILING_TIME =
-  /(?:\s+(?:now|today|yesterday|tonight|again|already|still|instead|too|for now|right now|as well|these days|nowadays|lately|anymore|any more|at the moment|from now on|for good|instead of [a-z ]+))+$/;
+  /(?:\s+(?:now|today|yesterday|tonight|again|already|still|instead|too|for now|right now|as well|these days|nowadays|lately|anymore|any more|at the moment|at present|currently|so far|from now on|for good|for the time being|instead of [a-z ]+))+$/;
 const POSSESSIVE_PRONOUN = /^(?:my|our|your|his|her|their)\s+/;
 const APPOSITION = /^(?:best\s+|old\s+|little\s+|big\s+)?(?:friend|brother|sister|cousin|colleague|coworker|neighbou?r|uncle|aunt|son|daughter|boss)\s+(?=[a-z]+$)/;
 // A "name" holding one of these is a clause fragment ("keys are"), not a person.
@@ -85,8 +85,12 @@ export function normalisePerson(raw: string): string | null {
 // "ten pounds a week now that he's 12": a reason or condition after the value is not part of it.
 const TRAILING_REASON = /\s+(?:now that|because|since|so that|as of|after the|when (?:he|she|they|i|we))\s.+$/;
 
+// "moved to globex from umbrella labs": where from is not where to; "right now sci-fi": when is not what.
+const TRAILING_ORIGIN = /\s+from\s+[a-z][a-z' -]*$/;
+const LEADING_TIME = /^(?:right now|now|currently|these days|nowadays|lately|at the moment|at present),?\s+/;
+
 export function normaliseValue(raw: string): string {
-  return raw.replace(TRAILING_REASON, "").replace(TRAILING_TIME, "").replace(DETERMINERS, "").trim();
+  return raw.replace(TRAILING_REASON, "").replace(TRAILING_TIME, "").replace(TRAILING_ORIGIN, "").replace(LEADING_TIME, "").replace(DETERMINERS, "").trim();
 }
 
 /** A time value keeps its time words ("tomorrow at 9am"); only connectives and spacing are normalised. */

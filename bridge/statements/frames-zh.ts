@@ -31,6 +31,10 @@ const OPEN_JOINED = new RegExp(`^(?:他|她|我)?${ADVERBS}(?:去了|进了|加�
 // "新的是liumei_happy": a handle (微信号) after a frame that named the field.
 const OPEN_HANDLE = /^(?:新的?|现在的?)?(?:是|为|:)\s*([a-z][a-z0-9_\-.]{3,})$/;
 const OPEN_CONTACT = /^(?:以后|现在|目前)?(?:打|用|换成|是|加)?(?:我|他|她)?(?:这个|新的?|现在的?)?(?:号|号码|手机号|电话|邮箱|微信号?)?(?:是|为)?[:\s]*([+0-9][0-9\s\-]{4,}|[^\s@]+@[^\s@]+)$/;
+// "量了一下体脂率，22%": a measured value, after a clause that named what was measured.
+const OPEN_MEASURE = /^(?:现在|目前|又是|是)?([0-9][0-9.]*\s*(?:%|公斤|斤|千克|克|元|块|万|分钟|小时|步|升|毫升|岁|次|米|厘米|公里|度|个点)(?:每分钟|每天|每周|一个月)?)(?:了)?$/;
+// "量了一下体脂率", "称了一下体重": what was measured, its value next.
+const MEASURED = /^(?:我)?(?:今天|刚才|刚刚|早上|最近)?(?:量了一下|测了一下|称了一下|查了一下|量了|测了|称了|查了)(.{2,8})$/;
 const OPEN_COUNT = /^(?:现在|目前|一共|总共|还|只)*(?:是|剩|剩下|有|只有|变成了?|增加到了?|减少到了?)?([0-9]+|[一二两三四五六七八九十百千万几]+)(个|只|条|辆|台|本|张|件|套|位|头|匹|盆|棵|部|双|把|间|瓶|支|块)了?$/;
 
 const KIND_OF_WORD: Record<string, SlotKind> = {
@@ -47,6 +51,8 @@ export function frameOfChinese(text: string): SlotFrame | undefined {
     const owner = normalisePerson(newContact[1]);
     return owner === null ? undefined : { subject: owner || SELF, kind: "contact", attribute: contactField(newContact[2])! };
   }
+  const measured = MEASURED.exec(text);
+  if (measured) return { subject: SELF, kind: "state", attribute: normaliseSubject(measured[1]) };
   const count = COUNT_CHANGED.exec(text);
   if (count) {
     const attribute = normaliseSubject(count[2]);
@@ -86,6 +92,8 @@ export function openValueOfChinese(text: string): OpenValue | undefined {
   if (handle) return { kinds: ["contact"], value: handle[1] };
   const count = OPEN_COUNT.exec(text);
   if (count) return { kinds: ["state"], value: normaliseNumber(count[1]) };
+  const measure = OPEN_MEASURE.exec(text);
+  if (measure) return { kinds: ["state"], value: measure[1] };
   const time = OPEN_TIME.exec(text);
   if (time && isTimeExpression(stripParticles(time[1]))) return { kinds: ["schedule"], value: stripParticles(time[1]) };
   const joined = OPEN_JOINED.exec(text);

@@ -7,6 +7,7 @@ import { frameOfEnglish, openPreferenceOfEnglish, openValueOfEnglish } from "./f
 import { frameOfChinese, openValueOfChinese } from "./frames-zh";
 import { isBarePhrase, resolveDeictic, rewriteCleft, topicAsked, withTopic } from "./rewrites";
 import { sameSlot, SELF, type StateSlot } from "./slots";
+import { isTimeExpression } from "./time-expressions";
 import { extractEnglishSlot } from "./slots-en";
 import { extractChineseSlot } from "./slots-zh";
 import { MAX_SLOT_CLAUSE_CHARS, readClauses, type Clause, type Speaker } from "./speech-acts";
@@ -53,12 +54,15 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
       if (category) found = { ...found, attribute: category };
     }
     if (!found && frame) {
-      const open = HAN.test(text) ? openValueOfChinese(text) : (openValueOfEnglish(text) ?? (frame.kind === "preference" ? openPreferenceOfEnglish(text) : undefined));
+      // A value with no Han character ("22%", "13800138000") after a Chinese frame is read the Chinese way too.
+      const open = HAN.test(text)
+        ? openValueOfChinese(text)
+        : (openValueOfEnglish(text) ?? (frame.kind === "preference" ? openPreferenceOfEnglish(text) : undefined) ?? (HAN.test(frame.attribute ?? frame.subject) ? openValueOfChinese(text) : undefined));
       found = open && fillFrame(frame, open);
     }
     // "我妈换号了，新号码139…", "爸妈又搬了，现在住昆明": a clause that names nobody is about whom the
     // clause before named, not about the speaker.
-    if (found && found.subject === SELF && frame && frame.subject !== SELF && (frame.kind === undefined || frame.kind === found.kind || samePlaceFamily(found.kind, frame.kind)) && !FIRST_PERSON.test(text)) {
+    if (found && found.subject === SELF && frame && frame.subject !== SELF && found.attribute !== frame.subject && (frame.kind === undefined || frame.kind === found.kind || samePlaceFamily(found.kind, frame.kind)) && !FIRST_PERSON.test(text)) {
       found = { ...found, subject: frame.subject };
     }
     if (found) {
@@ -110,11 +114,17 @@ function readClause(text: string, before: string | undefined): StateSlot | undef
 function slotOfClause(text: string): StateSlot | undefined {
   if (text.length > MAX_SLOT_CLAUSE_CHARS) return undefined;
   const slot = HAN.test(text) ? extractChineseSlot(text) : extractEnglishSlot(text);
-  return slot && contactOfState(countedThing(measuredNotPlaced(slot)));
+  return slot && contactOfState(countedThing(timedEvent(measuredNotPlaced(slot))));
 }
 
 // "My sleep target is at 5 hours now", "我的预算在5000元": a number of units is a measure, not a place.
 const MEASURE_VALUE = /^(?:\$|€|£|¥)?[0-9][0-9,.]*\s*(?:kg|kgs|kilos?|lbs?|pounds?|minutes?|mins?|hours?|hrs?|steps?|km|miles?|ml|l|litres?|liters?|bpm|%|percent|dollars?|euros?|cm|公斤|斤|千克|克|元|块|万|分钟|小时|步|升|毫升|岁|次|米|厘米|公里|度)(?![a-z])/u;
+
+// "家长会的时间定成9月15日了": an event's time is its schedule.
+function timedEvent(slot: StateSlot): StateSlot {
+  if (slot.kind !== "state" || slot.attribute === undefined || !/^(?:时间|日期|日子|time|date)$/.test(slot.attribute) || slot.subject === SELF) return slot;
+  return isTimeExpression(slot.value) ? { kind: "schedule", subject: slot.subject, value: slot.value } : slot;
+}
 
 function measuredNotPlaced(slot: StateSlot): StateSlot {
   if (slot.kind !== "location" || !MEASURE_VALUE.test(slot.value)) return slot;

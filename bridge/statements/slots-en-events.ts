@@ -27,7 +27,7 @@ const NUMBER = "(\\d+(?:\\.\\d+)?|zero|no|one|two|three|four|five|six|seven|eigh
 // "twelve thousand steps" is a number, not twelve of a thing called "thousand steps".
 const THING = "((?!hundred\\b|thousand\\b|million\\b)[a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)";
 const COUNT_TAIL =
-  "(?:\\s+(?:now|left|total|in total|these days|lol|at the moment|so far))*(?:\\s+(?:(?:in|on|at)\\s+(?:the|my|our)\\s+[a-z ]+?|at home|at my place|at our place))?(?:\\s+(?:now|left|total|these days))*(?:\\s+(?:after|since|because|thanks to)\\s+.+)?";
+  "(?:\\s+(?:now|left|total|in total|these days|lol|at the moment|so far))*(?:\\s+(?:(?:in|on|at)\\s+(?:the|my|our)\\s+[a-z ]+?|at home|at my place|at our place|at present|so far|right now|currently))?(?:\\s+(?:now|left|total|these days))*(?:\\s+(?:after|since|because|thanks to)\\s+.+)?";
 // "i have 3 cats", "we're up to four cats", "only 2 credit cards now", "there are ten goldfish in the tank".
 const COUNT_HAVE = new RegExp(`^(.*?)(?:\\s+(?:now|currently|still))*\\s*\\b(?:have|has|own|owns|have got|has got|got|am carrying|carry|keep)\\s+${NUMBER}\\s+(?:pairs? of\\s+)?${THING}${COUNT_TAIL}$`);
 const COUNT_BARE = new RegExp(`^(?:(?:so|and|now|only|just|down to|up to|we are up to|we are down to|i am up to|i am down to|there are|there're|there is|[a-z ]{1,30}? (?:is|are))\\s+)*${NUMBER}\\s+(?:pairs? of\\s+)?${THING}${COUNT_TAIL}$`);

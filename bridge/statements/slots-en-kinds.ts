@@ -63,6 +63,8 @@ const REACH = /^(?:you\s+can\s+|you\s+could\s+|just\s+|please\s+)?(?:for\s+(?:th
 // "dad uses john.smith.home@gmail.com now": a contact value in use.
 const USES = /^(.+?)\s+(?:uses|is using|has|now uses)\s+(\+?[0-9][0-9 -]{4,}[0-9]|[^\s@]+@[^\s@]+)(?:\s+(?:now|these days|from now on))?$/;
 
+// "my aunt accepted an offer from globex": a job offer taken is the job.
+const ACCEPTED_OFFER = /^(.+?) (?:accepted|took|signed) (?:an|a|the)? ?(?:job )?offer (?:from|at|with) (.+)$/;
 const LEFT_PLACE_FOR = new RegExp(`^(.+?)${ADV}\\s+(?:left|quit|swapped|traded)\\s+(.+?)\\s+for\\s+(?:a\\s+new\\s+life\\s+in\\s+)?(.+)$`);
 
 export function matchResidence(text: string): Match {
@@ -84,6 +86,8 @@ export function matchResidence(text: string): Match {
 }
 
 export function matchWorkplace(text: string): Match {
+  const offer = ACCEPTED_OFFER.exec(text);
+  if (offer && normalisePerson(offer[1])) return personSlot("workplace", offer[1], offer[2]);
   const joined = JOINED.exec(text);
   const hired = HIRED_BY.exec(text);
   const by = hired ? [hired[0], hired[1] ?? hired[3], hired[2] ?? hired[4]] : null;
@@ -104,10 +108,18 @@ export function matchWorkplace(text: string): Match {
 // "my top drawer is full" is a drawer.
 const TOP_IS = /^(?:(my|our|[a-z]+'s)\s+)?(?:top|number one|no\. 1)\s+(.+?)(\s+(?:right now|currently|these days|now|at the moment|lately))?\s+(?:is|are)\s+(.+)$/;
 
+// "of all instrument options i enjoy ukulele the most": the category named first.
+const OF_ALL_MOST = /^of all(?: the)? ([a-z]+(?: [a-z]+)?)(?: options| choices| kinds| types)?,? (i|we) (?:enjoy|like|love|prefer) (.+?) (?:the )?(?:most|best)$/;
+// "i can't get enough of jasmine lately", "i'm hooked on olives": a liking without its category.
+const CANT_GET_ENOUGH = /^(i|we)(?: really)? (?:can't|cannot|can not) get enough of (.+?)$|^(i|we)(?: am|'m)? (?:hooked on|mad about|crazy about|obsessed with) (.+?)$/;
 // "i'd pick tulips over any other flower now": the one picked over every other of a category is the favourite.
 const PICK_OVER = /^(i|we)(?:'d| would)?\s+(?:pick|choose|take|go for)\s+(.+?)\s+over\s+any\s+other\s+([a-z]+(?: [a-z]+)??)(?:\s+(?:now|these days|lately|nowadays))?$/;
 
 export function matchPreference(text: string): Match {
+  const ofAll = OF_ALL_MOST.exec(text);
+  if (ofAll) return preferenceSlot(ofAll[2], preferenceCategory(ofAll[1]), ofAll[3], false);
+  const enough = CANT_GET_ENOUGH.exec(text);
+  if (enough) return preferenceSlot(enough[1] ?? enough[3], weakCategory(undefined), normaliseValue(enough[2] ?? enough[4]), false);
   const pick = PICK_OVER.exec(text);
   if (pick) return preferenceSlot("i", preferenceCategory(pick[3]), pick[2], false);
   const top = TOP_IS.exec(text);

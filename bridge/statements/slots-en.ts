@@ -63,6 +63,13 @@ const TENSES: Array<[RegExp, string]> = [
   [/\b(?:is|are) (?:going|heading|creeping|climbing) (up|down) to\b/g, "went $1 to"],
   [/\b(?:has|have) (?:gone|been going) (up|down) to\b/g, "went $1 to"],
   [/\b(?:is|are) (?:moving|being moved|shifting|changing) to\b/g, "has been moved to"],
+  // "the book club has moved to saturday": an event that moved was moved.
+  [/\b(?:has|have) (?:moved|shifted) to\b/g, "has been moved to"],
+  // "my mum does live in madrid": the emphatic do says nothing more.
+  [/\b(?:do|does|did) (?=(?:live|work|like|love|prefer|keep|own|have)\b)/g, ""],
+  [/\b(have|has) (?:now|just|finally|currently) got\b/g, "$1 got"],
+  // "total parrots so far: 12": a running total is the count.
+  [/^(?:total|running total of)\s+/, ""],
 ];
 
 // Schedule first: it applies only to a time value, which "moved to Friday" must not read as a place.

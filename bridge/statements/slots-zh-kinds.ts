@@ -72,18 +72,27 @@ export function matchWorkplace(text: string): Match {
   if (at && normalisePerson(at[1]) !== "") return negated(at[1]) ? null : personSlot("workplace", at[1], normaliseValue(at[2]));
   const moved = WORK_MOVE.exec(text);
   if (!moved) return undefined;
-  const jobVerb = /^(?:跳槽|入职|跳去|跳到|加盟|供职|任职|就职|受雇|效力)/.test(moved[2]);
+  const jobVerb = /^(?:跳槽|入职|跳去|跳到|加盟|供职|任职|就职|受雇|效力|换到|换去)/.test(moved[2]);
   // No subject: "上个月入职了阿里" is the speaker; "去了超市" without a job word is no job at all.
   if (normalisePerson(moved[1]) === "") return jobVerb ? personSlot("workplace", "我", normaliseValue(moved[3])) : undefined;
   if (!jobVerb && moved[4] === undefined) return undefined;
   return negated(moved[1]) ? null : personSlot("workplace", moved[1], normaliseValue(moved[3]));
 }
 
+// "我的最爱作家换成东野圭吾了": 最爱 + a category without 的.
+const FAVOURITE_COMPOUND = new RegExp(`^(.*?)(?:的)?(?:最爱|最喜欢)(.{1,6}?)${ADVERBS}(?:变成了?|改成了?|换成了?|成了|是)(.+?)(?:了)?$`);
+// "最近我读余华读得最多": the one consumed most is the favourite, its category only by the verb.
+const MOST_CONSUMED = /^(.*?)(喝|吃|听|看|玩|读|弹|用)(.{1,10}?)\2得最多$/;
+
 export function matchPreference(text: string): Match {
+  const most = MOST_CONSUMED.exec(text);
+  if (most) return preferenceSlot(most[1].replace(/^(?:最近|现在|这阵子|如今)/, ""), weakCategory(most[2]), most[3], false);
   const favourite = FAVOURITE_IS.exec(text);
   if (favourite) return preferenceSlot(favourite[1], preferenceCategory(favourite[2]), favourite[3], false);
   const reverse = FAVOURITE_REVERSE.exec(text);
   if (reverse) return preferenceSlot(reverse[2], preferenceCategory(reverse[3]), reverse[1], false);
+  const compound = FAVOURITE_COMPOUND.exec(text);
+  if (compound && compound[2] !== "" && !/的/.test(compound[2]) && isKnownOrNoun(compound[2])) return preferenceSlot(compound[1], preferenceCategory(compound[2]), compound[3], false);
   const unnamed = FAVOURITE_UNNAMED.exec(text);
   if (unnamed) return preferenceSlot(unnamed[1], weakCategory(undefined), unnamed[2], false);
   const prefer = PREFER.exec(text);
@@ -158,4 +167,9 @@ function plausibleContact(field: string, value: string): boolean {
   if (field === "phone") return /^\+?[0-9]{3,}$/.test(value);
   if (field === "email") return /^[^\s@]+@[^\s@]+$/.test(value);
   return value.length >= 2 && !/^(?:多少|什么|哪|啥)/.test(value);
+}
+
+// A category after 最爱 without 的 is a noun of two or more characters, not a verb phrase ("最爱吃").
+function isKnownOrNoun(phrase: string): boolean {
+  return phrase.length >= 2 && !/^(?:吃|喝|听|看|玩|读|弹|用|去|穿)/.test(phrase);
 }

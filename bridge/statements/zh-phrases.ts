@@ -38,6 +38,8 @@ export function normaliseSubject(raw: string): string {
   // ("我买了一个杯子放在桌上" is about "杯子").
   const aspect = phrase.lastIndexOf("了");
   if (aspect >= 0) phrase = phrase.slice(aspect + 1);
+  // "顺手把充电宝": the thing is what 把 marks, not the manner before it ("这把钥匙" is a classifier).
+  phrase = phrase.replace(/^.*?(?<![这那一两几每哪])(?:把|将)(?=.{2,})/, "");
   phrase = cutAtActor(stripLeading(phrase.replace(REPORTED, "")).trim());
   const dated = TIME_MODIFIER.exec(phrase);
   if (dated && isTimeExpression(dated[1])) phrase = stripLeading(dated[2]);
@@ -92,8 +94,8 @@ export function normalisePerson(raw: string): string | null {
       .replace(TRAILING_ADVERBS, "")
       .replace(/^(?:今天|昨天|现在|目前|最近|后来|其实|这阵子|这段时间|这几天)+/, "")
       .replace(TRAILING_TIME_WORDS, "")
-      // "我爸爸从百度跳到阿里巴巴": where from is not who.
-      .replace(/从.+$/, "")
+      // "我爸爸从百度跳到阿里巴巴", "由百度换到…": where from is not who.
+      .replace(/(?:从|由).+$/, "")
       .replace(/(?:只|仅|就|才|还|也|都)+$/, "")
       .trim(),
   );
