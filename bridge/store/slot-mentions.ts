@@ -13,7 +13,7 @@ import type { MemoryRecord } from "./records";
 import type { SlotEntry, SlotIndex } from "./slot-index";
 import type { AskedSlot } from "./slot-recall";
 
-// A subject's postings are read whole, but only this many statements newer than the head are read in full.
+// A subject's postings are read whole, but only this many of the statements among them are read in full.
 const MAX_CHECKED = 64;
 // Kinds whose values are open-class words (places, employers, liked things): a new value is recognised by
 // having been one before, somewhere in the index. Times, numbers and contact data are recognised by shape.
@@ -44,8 +44,13 @@ export function mentionsOf(view: MentionView, asked: AskedSlot, usable: (doc: nu
     .sort((a, b) => view.record(b)!.timestamp_ms - view.record(a)!.timestamp_ms || b - a);
   const names = slotNamer(view, asked);
   const found: number[] = [];
-  for (const doc of candidates.slice(0, MAX_CHECKED)) {
-    if (usable(doc) && names(doc)) found.push(doc);
+  // Questions, replies and other slots' statements are passed over cheaply; only statements that may name
+  // the slot are read in full, at most MAX_CHECKED of them.
+  let read = 0;
+  for (const doc of candidates) {
+    if (!usable(doc) || !maySetSlot(view, doc, asked)) continue;
+    if (++read > MAX_CHECKED) break;
+    if (names(doc)) found.push(doc);
     if (found.length >= limit) break;
   }
   return found;
@@ -60,8 +65,7 @@ function slotNamer(view: MentionView, asked: AskedSlot): (doc: number) => boolea
   const isKnownValue = (phrase: string) => phrase !== asked.subject && view.slotIndex.isKnownValue(predicate, phrase);
   return (doc) => {
     const record = view.record(doc)!;
-    // Only words with authority over slots: an assistant repeating a stale recall must not pass for a change.
-    if (!hasSlotAuthority(record.source_type) || view.act(doc) !== "statement" || !setsNoOtherSlot(view.slots(doc), asked)) return false;
+    if (!maySetSlot(view, doc, asked)) return false;
     const text = mentionText(record.text);
     if (!namesSubject(text, asked.subject, isOtherName)) return false;
     if (asked.attribute !== undefined ? !namesAttribute(text, asked.attribute) : asked.kind !== "contact" && namesContactField(text)) return false;
@@ -71,6 +75,13 @@ function slotNamer(view: MentionView, asked: AskedSlot): (doc: number) => boolea
     if (NEEDS_KNOWN_VALUE.has(predicate) && !holdsKnownValue(text, isKnownValue)) return false;
     return predicate !== "state" || holdsNumber(text) || holdsKnownValue(text, isKnownValue);
   };
+}
+
+/** Only a statement with authority over slots that sets no other slot may name one the grammar could not read. */
+function maySetSlot(view: MentionView, doc: number, asked: AskedSlot): boolean {
+  const record = view.record(doc);
+  // An assistant repeating a stale recall must not pass for a change.
+  return record !== undefined && hasSlotAuthority(record.source_type) && view.act(doc) === "statement" && setsNoOtherSlot(view.slots(doc), asked);
 }
 
 /** A statement the grammar read as another slot is about that slot; one read as this slot's kind with a longer-cut subject is not. */

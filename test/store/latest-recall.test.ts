@@ -269,6 +269,16 @@ describe("a change the slot grammar cannot read", () => {
     store.close();
   });
 
+  it("is found however many statements about the subject's other slots came after it", () => {
+    const store = openStore();
+    capture(store, [{ user: "我妹住在武汉。" }, { user: "我爸住在成都。" }, { user: "我爸如今人在武汉。" }]);
+    capture(store, Array.from({ length: 150 }, (_, i) => ({ user: `我爸在第${i}号工地上班。` })), 3);
+    const { results, receipt } = search(store, "我爸现在住在哪？");
+    expect(receipt.slots.find((s) => s.kind === "location")).toMatchObject({ current_id: user(1), newer_statement_id: user(2) });
+    expect(results[0].id).toBe(user(2));
+    store.close();
+  });
+
   it.each([
     ["someone else's thing", { user: "邻居又把钥匙弄丢了，在花盆里找到的。" }],
     ["another thing with a longer name", { user: "车钥匙在花盆里。" }],
