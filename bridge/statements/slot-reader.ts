@@ -18,7 +18,7 @@ const HAN = /\p{Script=Han}/u;
 // Chinese drops the subject of a second clause ("从腾讯离职，去了拼多多"): a clause that opens on a
 // job-change verb is read joined to the one before it. Other joins only glue unrelated clauses.
 // "我哥目前在宁德时代，做电池研发": a clause opening on the job itself says the place before it is a workplace.
-const JOB_MOVE_OPENING = /^(?:去了|加入了?|加盟了?|入职了?|跳到了?|跳去了?|进了|到了|做(?!饭|菜|作业|运动|家务|梦|题)|当|负责|上班|打工|实习)/;
+const JOB_MOVE_OPENING = /^(?:去了|加入了?|加盟了?|入职了?|跳到了?|跳去了?|进了|到了|到(?=.{2,16}(?:上班|工作))|做(?!饭|菜|作业|运动|家务|梦|题)|当|负责|上班|打工|实习)/;
 // A colon between digits is a clock time ("3:30"), not a break.
 const COLON = /(?<![0-9]):|:(?![0-9])/;
 
@@ -38,18 +38,30 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
   let frame: SlotFrame | undefined;
   // The clause before, when it read as nothing: part of this clause's sentence, or a topic asked ("护照嘛？").
   let previous: { text: string; sentence: number; topic: boolean } | undefined;
+  let asked: { text: string; sentence: number } | undefined;
   for (const clause of clauses) {
     const text = speaker === "assistant" ? fromUsersPointOfView(clause.text) : clause.text;
     if (clause.act !== "statement" || text.length > MAX_SLOT_CLAUSE_CHARS) {
       const topic = clause.act === "question" ? topicFrame(text) : undefined;
       frame = topic ?? frame;
       previous = topic ? { text, sentence: clause.sentence, topic: true } : undefined;
+      asked = clause.act === "question" ? { text, sentence: clause.sentence } : undefined;
+      continue;
+    }
+    // "Where does my mum live? Lisbon.", "我爸在哪上班？百度。": a question the speaker answers at once states.
+    const answer = asked && clause.sentence <= asked.sentence + 1 ? answeredQuestion(asked.text, text) : undefined;
+    asked = undefined;
+    const answered = answer === undefined ? undefined : slotOfClause(answer);
+    if (answered) {
+      slots.push(answered);
+      frame = frameOfSlot(answered);
+      previous = undefined;
       continue;
     }
     const before = previous && (previous.topic || previous.sentence === clause.sentence) ? previous.text : undefined;
     let found = readClause(resolvePronoun(text, frame), before);
     // "说到歌手，我现在最喜欢的是毛不易": a weak preference takes the category its topic named.
-    if (found && found.kind === "preference" && isWeakCategory(found.attribute) && frame && (frame.kind === "preference" || frame.kind === undefined)) {
+    if (found && found.kind === "preference" && isWeakCategory(found.attribute) && frame && (frame.kind === "preference" || (frame.kind === undefined && !isKinship(frame.subject) && found.subject !== frame.subject))) {
       const category = frame.attribute ?? preferenceCategory(frame.subject);
       if (category) found = { ...found, attribute: category };
     }
@@ -62,7 +74,7 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
     }
     // "我妈换号了，新号码139…", "爸妈又搬了，现在住昆明": a clause that names nobody is about whom the
     // clause before named, not about the speaker.
-    if (found && found.subject === SELF && frame && frame.subject !== SELF && found.attribute !== frame.subject && (frame.kind === undefined || frame.kind === found.kind || samePlaceFamily(found.kind, frame.kind)) && !FIRST_PERSON.test(text)) {
+    if (found && found.subject === SELF && frame && frame.subject !== SELF && found.attribute !== frame.subject && !(found.kind === "preference" && frame.kind === undefined) && (frame.kind === undefined || frame.kind === found.kind || samePlaceFamily(found.kind, frame.kind)) && !FIRST_PERSON.test(text)) {
       found = { ...found, subject: frame.subject };
     }
     if (found) {
@@ -127,6 +139,8 @@ function timedEvent(slot: StateSlot): StateSlot {
 }
 
 function measuredNotPlaced(slot: StateSlot): StateSlot {
+  // "游泳课挪去周六早上七点了": a time is when, not where.
+  if (slot.kind === "location" && isTimeExpression(slot.value)) return { kind: "schedule", subject: slot.subject, value: slot.value };
   if (slot.kind !== "location" || !MEASURE_VALUE.test(slot.value)) return slot;
   return { kind: "state", subject: SELF, attribute: slot.subject, value: slot.value };
 }
@@ -185,6 +199,35 @@ function samePlaceFamily(a: string, b: string): boolean {
 
 function isDeictic(value: string): boolean {
   return /^(?:这|那|这儿|这里|那儿|那里|这个|这个时间|this|that|there|here|then)$/.test(value);
+}
+
+// A question and the bare answer after it, as the statement they make together.
+const ANSWERED_EN: Array<[RegExp, (m: RegExpExecArray, a: string) => string]> = [
+  [/^where (?:do|does) (.+?) live(?: now| these days| nowadays)?$/, (m, a) => `${m[1]} lives in ${a}`],
+  [/^where (?:do|does) (.+?) work(?: now| these days| nowadays)?$/, (m, a) => `${m[1]} works at ${a}`],
+  [/^where(?: is|'s| are) (.+?)(?: now| these days)?$/, (m, a) => `${m[1]} is ${/^(?:in|on|at|under|behind|inside|with|next to)\b/.test(a) ? a : `at ${a}`}`],
+  [/^when(?: is|'s) (.+?)(?: now)?$/, (m, a) => `${m[1]} is on ${a}`],
+  [/^how many (.+?)(?: do (?:i|we) have| have (?:i|we) got)?(?: now)?$/, (m, a) => `i have ${a} ${m[1]}`],
+  [/^(?:what is|what's) (.+?)(?: now)?$/, (m, a) => `${m[1]} is ${a}`],
+  // "My dad's phone number? +44 7700 900746": a named field, then its value.
+  [/^((?:my|our|[a-z]+'s)\s+[a-z][a-z' -]{1,40})$/, (m, a) => `${m[1]} is ${a}`],
+];
+const ANSWERED_ZH: Array<[RegExp, (m: RegExpExecArray, a: string) => string]> = [
+  [/^(.+?)(?:现在)?住(?:在)?(?:哪|哪里|哪儿|哪个城市|哪座城市)$/, (m, a) => `${m[1]}住在${a}`],
+  [/^(.+?)(?:现在)?在哪(?:里|儿|个公司|家公司)?(?:上班|工作)$/, (m, a) => `${m[1]}在${a}上班`],
+  [/^(.+?)(?:现在)?(?:放)?在哪(?:里|儿)?$/, (m, a) => `${m[1]}在${a}`],
+  [/^(.+?)(?:是)?(?:什么时候|几点|哪天)$/, (m, a) => `${m[1]}定在${a}`],
+  [/^(.+?)(?:是)?多少$/, (m, a) => `${m[1]}是${a}`],
+];
+
+function answeredQuestion(question: string, answer: string): string | undefined {
+  if (!isBarePhrase(answer) || answer.length > 40) return undefined;
+  const table = HAN.test(question) ? ANSWERED_ZH : ANSWERED_EN;
+  for (const [pattern, make] of table) {
+    const m = pattern.exec(question);
+    if (m) return make(m, answer);
+  }
+  return undefined;
 }
 
 function topicFrame(text: string): SlotFrame | undefined {

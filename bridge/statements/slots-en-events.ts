@@ -28,6 +28,7 @@ const NUMBER = "(\\d+(?:\\.\\d+)?|zero|no|one|two|three|four|five|six|seven|eigh
 const THING = "((?!hundred\\b|thousand\\b|million\\b)[a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)";
 const COUNT_TAIL =
   "(?:\\s+(?:now|left|total|in total|these days|lol|at the moment|so far))*(?:\\s+(?:(?:in|on|at)\\s+(?:the|my|our)\\s+[a-z ]+?|at home|at my place|at our place|at present|so far|right now|currently))?(?:\\s+(?:now|left|total|these days))*(?:\\s+(?:after|since|because|thanks to)\\s+.+)?";
+const NO_IDIOM = /^(?:idea|clue|time|plan|money|choice|problem|reason|interest|doubt|energy|patience|way|chance|luck|appetite|word|comment|complaint|issue|excuse|option|preference|memory|recollection)$/;
 // "i have 3 cats", "we're up to four cats", "only 2 credit cards now", "there are ten goldfish in the tank".
 const COUNT_HAVE = new RegExp(`^(.*?)(?:\\s+(?:now|currently|still))*\\s*\\b(?:have|has|own|owns|have got|has got|got|am carrying|carry|keep)\\s+${NUMBER}\\s+(?:pairs? of\\s+)?${THING}${COUNT_TAIL}$`);
 const COUNT_BARE = new RegExp(`^(?:(?:so|and|now|only|just|down to|up to|we are up to|we are down to|i am up to|i am down to|there are|there're|there is|[a-z ]{1,30}? (?:is|are))\\s+)*${NUMBER}\\s+(?:pairs? of\\s+)?${THING}${COUNT_TAIL}$`);
@@ -71,6 +72,8 @@ export function matchQuantity(text: string): Match {
     // "the tank now has 12 goldfish": a thing that holds them counts as the speaker's.
     const owner = have[1] === "" || /^(?:the|my|our)\s/.test(have[1]) || /^there/.test(have[1]) ? SELF : normalisePerson(have[1]);
     const attribute = normaliseSubject(have[3]);
+    // "I have no idea", "no time": an idiom, not a count of zero.
+    if (/^(?:no|zero)$/.test(have[2]) && NO_IDIOM.test(attribute)) return undefined;
     return owner === null || !attribute ? null : countSlot(owner || SELF, attribute, have[2]);
   }
   const bare = COUNT_CUE.test(text) ? COUNT_BARE.exec(text) : null;

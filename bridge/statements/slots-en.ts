@@ -68,6 +68,8 @@ const TENSES: Array<[RegExp, string]> = [
   // "my mum does live in madrid": the emphatic do says nothing more.
   [/\b(?:do|does|did) (?=(?:live|work|like|love|prefer|keep|own|have)\b)/g, ""],
   [/\b(have|has) (?:now|just|finally|currently) got\b/g, "$1 got"],
+  // "update: my aunt now at wonka", "favourite instrument now ukulele": a verbless "X now Y" is "X is now Y".
+  [/^((?!.*\b(?:is|are|am|was|were|has|have|had|do|does|did|will|moved|lives?|works?)\b)[a-z][a-z' -]{2,40}?) now (?!(?:falls|starts|begins|leaves|takes|happens|runs|lands|departs|meets|costs|weighs|falls)\b)(?=\S)/, "$1 is now "],
   // "total parrots so far: 12": a running total is the count.
   [/^(?:total|running total of)\s+/, ""],
 ];

@@ -40,7 +40,7 @@ const MEASURE_VERB = "(?:被)?(?:攒到了?|存到了?|扩到了?|长到了?|增
 // numerals also sit inside names ("科目二", "二手").
 const ZH_MEASURE_UNIT = "(?:度|公斤|斤|千克|克|元|块|万|万元|分钟|小时|个小时|天|周|步|升|毫升|岁|次|米|厘米|公里|%|个点)";
 const MEASURE = new RegExp(
-  `^(.{1,12}?)${MEASURE_FILLER}${MEASURE_VERB}?${MEASURE_FILLER}((?:[0-9][0-9.,/]*(?:[^0-9\\s,，]{0,6})|[零〇一二两三四五六七八九十百千万半]+${ZH_MEASURE_UNIT}))(?:一个月|每月|左右|上下|了)*$`,
+  `^(.{1,12}?)${MEASURE_FILLER}${MEASURE_VERB}?${MEASURE_FILLER}((?:[0-9][0-9.,/]*(?:[^0-9\\s,，]{0,6})|[零〇一二两三四五六七八九十半][零〇一二两三四五六七八九十百千万半]*${ZH_MEASURE_UNIT}))(?:一个月|每月|左右|上下|了)*$`,
 );
 // After a verb of change a round Chinese numeral needs no unit: "房租被涨到了四千".
 const MEASURE_TO = new RegExp(`^(.{1,12}?)${MEASURE_FILLER}(?:被)?(?:涨|降|提高|提升|增加|减少|下降|上升|调|升|攒|存|扩)(?:到|至)了?([零〇一二两三四五六七八九十]+[百千万][零〇一二两三四五六七八九十百千万]*)(?:了)?$`);
@@ -106,10 +106,11 @@ export function matchMeasure(text: string): Match {
   // "每天饮水量": a frequency word says how it is measured, not when.
   if (/改成|换成|变成|改到|推迟|提前/.test(phrase) || findTimeExpression(phrase.replace(MEASURED_BY, ""))) return undefined;
   const owned = /^(.{1,4}?)的(.+)$/.exec(phrase);
-  const ownerWord = owned && !isTimeExpression(owned[1]) && (owned[1].length > 1 || isKinship(owned[1])) ? owned[1] : undefined;
+  // "最新的体脂率": which reading, not whose.
+  const ownerWord = owned && !isTimeExpression(owned[1]) && !/^(?:最新|最近|现在|目前|当前|如今|新)$/.test(owned[1]) && (owned[1].length > 1 || isKinship(owned[1])) ? owned[1] : undefined;
   const owner = ownerWord ? normalisePerson(ownerWord) : SELF;
   const named = normaliseSubject(owned && (ownerWord === undefined || owner !== SELF) ? owned[2] : phrase).replace(MEASURED_BY, "");
-  const attribute = IMPLIED.find(([verb]) => verb.test(named))?.[1] ?? named;
+  const attribute = (IMPLIED.find(([verb]) => verb.test(named))?.[1] ?? named).replace(/[:：]+$/, "");
   // "新的是139…": a lone adjective names no attribute; the clause before says which ("手机号变了").
   if (owner === null || !attribute || /^[0-9零〇一二两三四五六七八九十百千万]/.test(attribute) || /^[\u4e00-\u9fff]$/.test(attribute)) return undefined;
   return { kind: "state", subject: owner || SELF, attribute, value };

@@ -2,6 +2,7 @@
 // contact field (events, counts and measures are in slots-zh-events.ts). Each matcher returns undefined when
 // its pattern does not apply and null when it applies but asserts nothing (negated, unresolvable pronoun).
 import { contactField, normaliseContactValue, preferenceCategory, weakCategory } from "./attributes";
+import { findTimeExpression } from "./time-expressions";
 import { FAVOURITE_ZH, RESIDENCE_LIVE_ZH, RESIDENCE_MOVE_ZH, WORK_AS_ZH, WORK_MOVE_ZH, WORK_NOUN_ZH } from "./cues-zh";
 import type { StateSlot } from "./slots";
 import { ADVERBS, SELF, negated, normalisePerson, normalisePlace, normaliseSubject, normaliseValue, stripAdverbs, stripParticles } from "./zh-phrases";
@@ -84,7 +85,15 @@ const FAVOURITE_COMPOUND = new RegExp(`^(.*?)(?:的)?(?:最爱|最喜欢)(.{1,6}
 // "最近我读余华读得最多": the one consumed most is the favourite, its category only by the verb.
 const MOST_CONSUMED = /^(.*?)(喝|吃|听|看|玩|读|弹|用)(.{1,10}?)\2得最多$/;
 
+// "要我选早餐的话，三明治" (read whole by the topic rule), "早餐最爱油条": a category, then the favourite.
+const CHOOSE_CATEGORY = /^(?:要|让|叫)?(?:我|我们)(?:来)?选(.{1,6}?)的话(?:，|,)?(?:就|就选|选)?(.{1,12}?)(?:吧|了)?$/;
+const CATEGORY_FAVOURITE = new RegExp(`^(.{1,6}?)(?:的话)?(?:我)?${ADVERBS}(?:最爱|最喜欢|最中意)(?!的)(?:${"吃|喝|听|看|玩|读|弹"})?(.{1,12}?)(?:了)?$`);
+
 export function matchPreference(text: string): Match {
+  const chosen = CHOOSE_CATEGORY.exec(text);
+  if (chosen && isKnownOrNoun(chosen[1])) return preferenceSlot("我", preferenceCategory(chosen[1]), chosen[2], false);
+  const categoryFirst = CATEGORY_FAVOURITE.exec(text);
+  if (categoryFirst && isKnownOrNoun(categoryFirst[1]) && !/我|你|他|她|妈|爸|哥|姐|弟|妹/.test(categoryFirst[1]) && !findTimeExpression(categoryFirst[1])) return preferenceSlot("我", preferenceCategory(categoryFirst[1]), categoryFirst[2], false);
   const most = MOST_CONSUMED.exec(text);
   if (most) return preferenceSlot(most[1].replace(/^(?:最近|现在|这阵子|如今)/, ""), weakCategory(most[2]), most[3], false);
   const favourite = FAVOURITE_IS.exec(text);
@@ -105,7 +114,9 @@ export function matchPreference(text: string): Match {
   if ((like === "改" || habit) && verb === undefined) return undefined;
   if (value.startsWith("的")) return undefined;
   // "奶茶店我现在更常点茶百道": the topic before the speaker names the category.
-  const topic = /^(.{2,8}?)(?:(?:里|中|里面|当中|的话|方面)?(?:我们|我)|的话|方面)$/.exec(stripParticles(rawOwner));
+  const found = /^(.{2,8}?)(?:(?:里|中|里面|当中|的话|方面)?(?:我们|我)|的话|方面)$/.exec(stripParticles(rawOwner));
+  // "周末我最爱睡懒觉": a time before the speaker says when, not which category.
+  const topic = found && !findTimeExpression(found[1]) ? found : null;
   const category = topic ? preferenceCategory(topic[1]) : weakCategory(verb);
   return preferenceSlot(topic ? "我" : rawOwner, category, value, negation !== undefined);
 }

@@ -95,7 +95,7 @@ export function normalisePerson(raw: string): string | null {
       .replace(/^(?:今天|昨天|现在|目前|最近|后来|其实|这阵子|这段时间|这几天)+/, "")
       .replace(TRAILING_TIME_WORDS, "")
       // "我爸爸从百度跳到阿里巴巴", "由百度换到…": where from is not who.
-      .replace(/(?:从|由).+$/, "")
+      .replace(/(?:从|由|离开).+$/, "")
       .replace(/(?:只|仅|就|才|还|也|都)+$/, "")
       .trim(),
   );

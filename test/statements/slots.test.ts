@@ -83,15 +83,33 @@ describe("extractSlots", () => {
     ["我的最爱作家换成东野圭吾了。", slot("preference", SELF, "东野圭吾", "book")],
     ["量了一下体脂率，22%。", state(SELF, "体脂率", "22%")],
     ["体脂率又变了，12%。", state(SELF, "体脂率", "12%")],
+    ["Where does my mum live? Lisbon.", slot("residence", "mom", "lisbon")],
+    ["Where does my cousin work? Northwind.", slot("workplace", "cousin", "northwind")],
+    ["My dad's phone number? +44 7700 900746.", slot("contact", "dad", "+447700900746", "phone")],
+    ["我爸在哪上班？百度。", slot("workplace", "爸", "百度")],
+    ["钥匙在哪？鞋柜里。", location("钥匙", "鞋柜")],
+    ["Update: my aunt now at Wonka.", slot("location", "aunt", "wonka")],
+    ["Update: favourite instrument now ukulele.", slot("preference", SELF, "ukulele", "instrument")],
+    ["Update: sleep target now 6 hours.", state(SELF, "sleep target", "6 hours")],
+    ["要我选早餐的话，三明治。", slot("preference", SELF, "三明治", "早餐")],
+    ["我口味变了，早餐最爱油条。", slot("preference", SELF, "油条", "早餐")],
+    ["游泳课挪去周六早上七点了。", slot("schedule", "游泳课", "周六早上七点")],
+    ["我爸爸离开百度，到阿里巴巴上班了。", slot("workplace", "爸", "阿里巴巴")],
+    ["最新的体脂率：22%。", state(SELF, "体脂率", "22%")],
+    ["我姐？她最爱吃火锅", slot("preference", "姐", "火锅", "~food")],
   ])("reads the development phrasing %s", (text, expected) => {
     expect(extractSlots(text)).toEqual([expected]);
+  });
+
+  it("does not take a time for a category", () => {
+    expect(extractSlots("周末我最爱睡懒觉").filter((s) => s.attribute === "周末")).toEqual([]);
   });
 
   it("does not read a favourite out of a top drawer", () => {
     expect(extractSlots("My top drawer is full.").filter((s) => s.kind === "preference")).toEqual([]);
   });
 
-  it.each(["I left the keys for Tom.", "I left work for the day."])("reads no state from the errand %s", (text) => {
+  it.each(["I left the keys for Tom.", "I left work for the day.", "I have no idea.", "Where is my passport? I have no idea.", "我爸爸去百度了"])("reads no state from %s", (text) => {
     expect(extractSlots(text)).toEqual([]);
   });
 
