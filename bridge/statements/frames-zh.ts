@@ -9,11 +9,13 @@ import { ADVERBS, endsOnPlace, normaliseNumber, normalisePerson, normalisePlace,
 
 // What changed, without the new value: the word tells the kind of slot.
 const CHANGED = new RegExp(
-  `^(.+?)(?:的)?(时间|日期|位置|地方|地址|住址|号码|手机号|电话|邮箱|微信号?)?${ADVERBS}(?:又|也)?(换了个地方|挪了个地方|换了个位置|挪了个位置|换了地方|挪了地方|换地方了|挪地方了|换位置了|换了位置|改期了|定下来了|确定了|定了|推迟了|延期了|延误了|提前了|往后推了|往前挪了|改时间了|时间变了|变了|改了|换了|换号了|换手机号了|换工作了|搬了|离职了|辞职了|跳槽了|返聘|退休返聘|搬家了|搬走了|拿回来了|拿出来了|取出来了|拿走了|收起来了|带走了|带回来了|带过去了|拿过去了|带上了|被还回来了|还回来了|借走了)(?:了)?$`,
+  `^(.+?)(?:的)?(时间|日期|位置|地方|地址|住址|号码|手机号|电话|邮箱|微信号?)?${ADVERBS}(?:又|也)?(不是原来那个|不是原来的|不是以前那个|不是之前那个|不是原来的数|换了个新的|换了个地方|挪了个地方|换了个位置|挪了个位置|换了地方|挪了地方|换地方了|挪地方了|换位置了|换了位置|改期了|定下来了|确定了|定了|推迟了|延期了|延误了|提前了|往后推了|往前挪了|改时间了|时间变了|变了|改了|换了|换号了|换手机号了|换工作了|搬了|离职了|辞职了|跳槽了|返聘|退休返聘|搬家了|搬走了|拿回来了|拿出来了|取出来了|拿走了|收起来了|带走了|带回来了|带过去了|拿过去了|带上了|被还回来了|还回来了|借走了)(?:了)?$`,
 );
 // "我爸换了个手机号", "我办了个新号码": a new contact field, its value next.
 const NEW_CONTACT = /^(.*?)(?:换了|换|办了|有了|用了|改了)(?:个|一个)?(?:新的?)?(手机号码|手机号|电话号码|电话|号码|邮箱|微信号?|地址)$/;
 const NOT_THERE = new RegExp(`^(.+?)${ADVERBS}(?:不在|没在|不放在|没放在)(.+?)了?$`);
+// "我不在百度干了": no longer works there; where now comes next ("在大疆").
+const LEFT_JOB = new RegExp(`^(.+?)${ADVERBS}(?:不在|没在)(.+?)(?:干|上班|工作|打工|实习)了?$`);
 // "咖啡店的话", "说到歌手", "至于水果": the topic the next clause is about.
 const TOPIC = /^(?:说到|至于|关于|提到)?(.{2,12}?)(?:的话|这边|那边|方面)?$/;
 const TOPIC_OPENER = /^(?:说到|至于|关于|提到)|(?:的话|方面)$/;
@@ -69,6 +71,11 @@ export function frameOfChinese(text: string): SlotFrame | undefined {
     const kind = KIND_OF_WORD[word ?? ""] ?? KIND_OF_WORD[verb];
     const subject = kind === "workplace" || kind === "residence" ? person || SELF : normaliseSubject(rawSubject);
     return subject ? { subject, ...(kind ? { kind } : {}) } : undefined;
+  }
+  const leftJob = LEFT_JOB.exec(text);
+  if (leftJob) {
+    const person = normalisePerson(leftJob[1]);
+    return person === null ? undefined : { subject: person || SELF, kind: "workplace" };
   }
   const away = NOT_THERE.exec(text);
   if (away) {

@@ -59,7 +59,9 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
       continue;
     }
     const before = previous && (previous.topic || previous.sentence === clause.sentence) ? previous.text : undefined;
-    let found = readClause(resolvePronoun(text, frame), before);
+    // "My mum doesn't live in Lisbon any more, it's Madrid now": the old value denied, the new one given.
+    const correction = before === undefined ? undefined : correctedValue(before, text);
+    let found = (correction === undefined ? undefined : slotOfClause(correction)) ?? readClause(resolvePronoun(text, frame), before);
     // "说到歌手，我现在最喜欢的是毛不易": a weak preference takes the category its topic named.
     if (found && found.kind === "preference" && isWeakCategory(found.attribute) && frame && (frame.kind === "preference" || (frame.kind === undefined && !isKinship(frame.subject) && found.subject !== frame.subject))) {
       const category = frame.attribute ?? preferenceCategory(frame.subject);
@@ -219,6 +221,24 @@ const ANSWERED_ZH: Array<[RegExp, (m: RegExpExecArray, a: string) => string]> = 
   [/^(.+?)(?:是)?(?:什么时候|几点|哪天)$/, (m, a) => `${m[1]}定在${a}`],
   [/^(.+?)(?:是)?多少$/, (m, a) => `${m[1]}是${a}`],
 ];
+
+// A denied value, then "it's B": the statement the pair makes.
+const DENIED_EN: Array<[RegExp, (m: RegExpExecArray, b: string) => string]> = [
+  [/^(.+?) (?:doesn't|does not|don't|do not) live (?:in|at) .+? any ?more$/, (m, b) => `${m[1]} lives in ${b}`],
+  [/^(.+?) (?:doesn't|does not|don't|do not) work (?:at|for) .+? any ?more$/, (m, b) => `${m[1]} works at ${b}`],
+  [/^(.+?) (?:isn't|is not|aren't|are not) (?:at |in |on )?(?:the old [a-z]+|the usual [a-z]+|the old one|the same|.+?) any ?more$/, (m, b) => `${m[1]} is ${b}`],
+];
+
+function correctedValue(denied: string, text: string): string | undefined {
+  if (HAN.test(denied)) return undefined;
+  const value = /^(?:it's|it is|they're|they are|that's)\s+(.+?)(?:\s+(?:now|these days|instead))?$/.exec(text);
+  if (!value) return undefined;
+  for (const [pattern, make] of DENIED_EN) {
+    const m = pattern.exec(denied);
+    if (m) return make(m, value[1]);
+  }
+  return undefined;
+}
 
 function answeredQuestion(question: string, answer: string): string | undefined {
   if (!isBarePhrase(answer) || answer.length > 40) return undefined;

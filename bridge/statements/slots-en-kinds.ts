@@ -111,7 +111,7 @@ const TOP_IS = /^(?:(my|our|[a-z]+'s)\s+)?(?:top|number one|no\. 1)\s+(.+?)(\s+(
 // "of all instrument options i enjoy ukulele the most": the category named first.
 const OF_ALL_MOST = /^of all(?: the)? ([a-z]+(?: [a-z]+)?)(?: options| choices| kinds| types)?,? (i|we) (?:enjoy|like|love|prefer) (.+?) (?:the )?(?:most|best)$/;
 // "i can't get enough of jasmine lately", "i'm hooked on olives": a liking without its category.
-const CANT_GET_ENOUGH = /^(i|we)(?: really)? (?:can't|cannot|can not) get enough of (.+?)$|^(i|we)(?: am|'m)? (?:hooked on|mad about|crazy about|obsessed with) (.+?)$/;
+const CANT_GET_ENOUGH = /^(i|we)(?: really)? (?:can't|cannot|can not) get enough of (.+?)$|^(i|we)(?: am|'m| have become| have got| got| became)? (?:hooked on|mad about|crazy about|obsessed with) (.+?)$/;
 // "i'd pick tulips over any other flower now": the one picked over every other of a category is the favourite.
 const PICK_OVER = /^(i|we)(?:'d| would)?\s+(?:pick|choose|take|go for)\s+(.+?)\s+over\s+any\s+other\s+([a-z]+(?: [a-z]+)??)(?:\s+(?:now|these days|lately|nowadays))?$/;
 

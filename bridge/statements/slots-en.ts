@@ -39,6 +39,8 @@ const RETRIEVED_AND_PLACED = new RegExp(
 const PASSIVE_PLACE = new RegExp(
   `^(.+?)\\s+(?:is|are|was|were|has been|have been|got|gets)(?:\\s+(?:now|just|already))*\\s+(?:[a-z]+\\s+and\\s+)?(?:${PLACE_VERB}|handed over|handed|given|lent|loaned|passed)\\s+(?:back\\s+)?(?:${PREP}|to)\\s+(.+)$`,
 );
+// "I'm in a good mood", "in a hurry", "in love": states of a person, not places.
+const NOT_A_PLACE = /^(?:a |an |the )?(?:(?:good|bad|great|terrible|foul|weird|better|festive) )?(?:mood|hurry|rush|trouble|love|pain|shock|tears|debt|charge|luck|doubt|danger|touch|shape|progress|denial|limbo|a meeting|meeting|class|a call)$/;
 const MOVED_TO = /^(.+?)\s+(?:has\s+|have\s+)?moved\s+(?:back\s+)?to\s+(.+)$/;
 // "my lease agreement ended up in the wardrobe": where it landed is where it is.
 const ENDED_UP = new RegExp(`^(.+?)\\s+(?:has\\s+|have\\s+)?(?:ended up|wound up|landed|went back|got put)\\s+(?:back\\s+)?${PREP}\\s+(.+)$`);
@@ -117,6 +119,7 @@ function matchLocation(text: string): Match {
   const active = ACTIVE_PLACE.exec(text);
   const place = RETRIEVED_AND_PLACED.exec(text) ?? active ?? PASSIVE_PLACE.exec(text) ?? MOVED_TO.exec(text) ?? ENDED_UP.exec(text) ?? COPULA.exec(text);
   if (!place) return undefined;
+  if (NOT_A_PLACE.test(place[2].trim())) return null;
   // "my mom keeps her reading glasses on the bookshelf": her glasses are mom's.
   const actor = active === place ? ACTOR_OWNER.exec(text)?.[1] : undefined;
   const thing = actor && /^(?:his|her|their)\s/.test(place[1]) ? `${actor}'s ${place[1].replace(/^\S+\s/, "")}` : place[1];

@@ -97,6 +97,16 @@ describe("extractSlots", () => {
     ["我爸爸离开百度，到阿里巴巴上班了。", slot("workplace", "爸", "阿里巴巴")],
     ["最新的体脂率：22%。", state(SELF, "体脂率", "22%")],
     ["我姐？她最爱吃火锅", slot("preference", "姐", "火锅", "~food")],
+    ["My mum doesn't live in Lisbon any more, it's Madrid now.", slot("residence", "mom", "madrid")],
+    ["My aunt doesn't work at Soylent any more, it's Globex now.", slot("workplace", "aunt", "globex")],
+    ["My favourite instrument isn't the old one any more, it's ukulele.", slot("preference", SELF, "ukulele", "instrument")],
+    ["The team meeting isn't at the old time any more, it's Thursday at 2pm.", slot("schedule", "team meeting", "thursday at 2pm")],
+    ["Correction: my grandma actually lives in Prague.", slot("residence", "grandma", "prague")],
+    ["Correction: my daily step goal is actually 8000 steps.", state(SELF, "step goal", "8000 steps")],
+    ["我表哥的微信号不是原来那个了，是wx_liuyang3601。", slot("contact", "表哥", "wx_liuyang3601", "wechat")],
+    ["我不在百度干了，在大疆。", slot("workplace", SELF, "大疆")],
+    ["之前说错了，我最爱的花其实是玫瑰。", slot("preference", SELF, "玫瑰", "花")],
+    ["I've become obsessed with jasmine.", slot("preference", SELF, "jasmine", "~")],
   ])("reads the development phrasing %s", (text, expected) => {
     expect(extractSlots(text)).toEqual([expected]);
   });
@@ -109,7 +119,7 @@ describe("extractSlots", () => {
     expect(extractSlots("My top drawer is full.").filter((s) => s.kind === "preference")).toEqual([]);
   });
 
-  it.each(["I left the keys for Tom.", "I left work for the day.", "I have no idea.", "Where is my passport? I have no idea.", "我爸爸去百度了"])("reads no state from %s", (text) => {
+  it.each(["I left the keys for Tom.", "I left work for the day.", "I have no idea.", "Where is my passport? I have no idea.", "我爸爸去百度了", "It's bright but chilly out and I'm in a good mood."])("reads no state from %s", (text) => {
     expect(extractSlots(text)).toEqual([]);
   });
 
