@@ -18,7 +18,7 @@ import { openStore } from "../store/helpers";
 const SETS: Array<[string, PhrasingSet[], { oneSlot: number; latest: number }]> = [
   // Floors: the shares measured when the grammar last changed (docs/benchmarks.md keeps the history).
   ["everyday", [PHRASINGS_ZH, PHRASINGS_EN], { oneSlot: 0.63, latest: 0.89 }],
-  ["structures", [PHRASING_STRUCTURES_ZH, PHRASING_STRUCTURES_EN], { oneSlot: 0.26, latest: 0.67 }],
+  ["structures", [PHRASING_STRUCTURES_ZH, PHRASING_STRUCTURES_EN], { oneSlot: 0.29, latest: 0.7 }],
 ];
 // Actions the grammar reads as a state; each is a known limit (docs/design.md), not a licence for more.
 const KNOWN_ACTION_SLOTS = ["订了今晚八点的电影票。", "Dropped my phone in the sink this morning."];
