@@ -51,11 +51,11 @@ export const WORK_MOVE_ZH = "(?:跳槽到|跳槽去|跳槽进|跳去|跳到|入�
 
 /** Verbs that move an event in time; the value must then be a time expression. */
 export const SCHEDULE_VERB_ZH =
-  "(?:改期到|改期至|改到|改在|推迟到|推迟至|推后到|往后推到|推到|延期到|延期至|延后到|延迟到|延到|提前到|提前至|往前挪到|挪到|调到|调整到|调整为|换到|定在|定于|安排在|安排到|(?<!预)约在|(?<!预)约到|改签到|改签为|改签成|改成|改为|换成|变成|变到|移到)";
+  "(?:提到(?=[^，,]{0,4}(?:周|星期|礼拜|下|这|本|今|明|后|[0-9一二三四五六七八九十]))|改期到|改期至|改到|改在|推迟到|推迟至|推后到|往后推到|推到|延期到|延期至|延后到|延迟到|延到|提前到|提前至|往前挪到|挪到|调到|调整到|调整为|换到|定在|定于|安排在|安排到|(?<!预)约在|(?<!预)约到|改签到|改签为|改签成|改成|改为|换成|变成|变到|移到)";
 
 /** Liking verbs, strongest first; a liking + consumption verb ("更喜欢喝") names a preference category. */
 // Optionally with the verb of the habit before 的: "最常去的咖啡店", "最喜欢吃的零食".
-export const FAVOURITE_ZH = "(?:最喜欢|最爱|更喜欢|更爱|最中意|最偏爱|偏爱|最常|最钟爱|常|固定)(?:去|点|吃|喝|听|看|用|买|玩|读)?";
+export const FAVOURITE_ZH = "(?:最喜欢|最爱|更喜欢|更爱|最中意|最稀罕|最偏爱|偏爱|最常|最钟爱|常|固定)(?:去|点|吃|喝|听|看|用|买|玩|读)?";
 
 /** Possession counts: "有/养了 N 只 X". */
 export const HAVE_COUNT_ZH = "(?:有|养了|养着|养|拥有)";

@@ -110,3 +110,25 @@ export function stripPossessive(phrase: string): string {
 export function hasPossessivePronoun(phrase: string): boolean {
   return POSSESSIVE_PRONOUN.test(phrase);
 }
+
+// Texting shorthand, read as the words it stands for ("where r my keys rn", "fave drink -> tea btw").
+const TEXTING: Array<[RegExp, string]> = [
+  [/\s*->\s*/g, " is now "],
+  [/\b(?:btw|lol|lmao|tbh|imo|fyi|jk|haha|ok so|okay so)\b[,.!]*/g, " "],
+  [/\b(?:rn|atm)\b/g, "now"],
+  [/\bfave\b/g, "favourite"],
+  // A lone letter, not one inside an address or handle ("emma.r@yahoo.com").
+  [/(?<![\w.@/-])r(?![\w.@/-])/g, "are"],
+  [/(?<![\w.@/-])ur(?![\w.@/-])/g, "your"],
+  [/(?<![\w.@/-])u(?![\w.@/-])/g, "you"],
+  [/(?<![\w.@/-])w(?![\w.@/-])/g, "with"],
+  [/\bpls\b|\bplz\b/g, "please"],
+  [/\bwheres\b/g, "where's"],
+  [/\s{2,}/g, " "],
+];
+
+/** Lowercased English text with texting shorthand spelled out; Chinese text is returned as it is. */
+export function unTexted(text: string): string {
+  if (/\p{Script=Han}/u.test(text)) return text;
+  return TEXTING.reduce((acc, [pattern, words]) => acc.replace(pattern, words), text).trim();
+}

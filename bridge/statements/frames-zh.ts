@@ -1,6 +1,7 @@
 // Chinese frames and open values (see frames.ts): "X不在A了" / "X的时间又变了" / "我老公换工作了" name what
 // changed; "我挪到了B" / "在客厅茶几上" / "推到下周一" / "去了招商银行" / "这个号：150…" give only the new value.
-import { contactField, normaliseContactValue } from "./attributes";
+import { contactField, normaliseContactValue, preferenceCategory } from "./attributes";
+import { FAVOURITE_ZH } from "./cues-zh";
 import type { OpenValue, SlotFrame } from "./frames";
 import type { SlotKind } from "./slots";
 import { COUNT_CHANGED } from "./slots-zh-events";
@@ -9,7 +10,7 @@ import { ADVERBS, endsOnPlace, normaliseNumber, normalisePerson, normalisePlace,
 
 // What changed, without the new value: the word tells the kind of slot.
 const CHANGED = new RegExp(
-  `^(.+?)(?:的)?(时间|日期|位置|地方|地址|住址|号码|手机号|电话|邮箱|微信号?)?${ADVERBS}(?:又|也)?(不是原来那个|不是原来的|不是以前那个|不是之前那个|不是原来的数|换了个新的|换了个地方|挪了个地方|换了个位置|挪了个位置|换了地方|挪了地方|换地方了|挪地方了|换位置了|换了位置|改期了|定下来了|确定了|定了|推迟了|延期了|延误了|提前了|往后推了|往前挪了|改时间了|时间变了|变了|改了|换了|换号了|换手机号了|换工作了|搬了|离职了|辞职了|跳槽了|返聘|退休返聘|搬家了|搬走了|拿回来了|拿出来了|取出来了|拿走了|收起来了|带走了|带回来了|带过去了|拿过去了|带上了|被还回来了|还回来了|借走了)(?:了)?$`,
+  `^(.+?)(?:的)?(时间|日期|位置|地方|地址|住址|号码|手机号|电话|邮箱|微信号?)?${ADVERBS}(?:又|也)?(不是原来那个|不是原来的|不是以前那个|不是之前那个|不是原来的数|换了个新的|敲定了|换东家了|换单位了|换公司了|涨了|掉了|降了|升了|添了|多了|少了|换了个地方|挪了个地方|换了个位置|挪了个位置|换了地方|挪了地方|换地方了|挪地方了|换位置了|换了位置|改期了|定下来了|确定了|定了|推迟了|延期了|延误了|提前了|往后推了|往前挪了|改时间了|时间变了|变了|改了|换了|换号了|换手机号了|换工作了|搬了|离职了|辞职了|跳槽了|返聘|退休返聘|搬家了|搬走了|拿回来了|拿出来了|取出来了|拿走了|收起来了|带走了|带回来了|带过去了|拿过去了|带上了|被还回来了|还回来了|借走了)(?:了)?$`,
 );
 // "我爸换了个手机号", "我办了个新号码": a new contact field, its value next.
 const NEW_CONTACT = /^(.*?)(?:换了|换|办了|有了|用了|改了)(?:个|一个)?(?:新的?)?(手机号码|手机号|电话号码|电话|号码|邮箱|微信号?|地址)$/;
@@ -29,7 +30,7 @@ const OPEN_BARE_PLACE = /^(.{2,12})$/;
 const OPEN_LIVE = new RegExp(`^(?:他|她|他们|她们)?${ADVERBS}(?:住在|住到|住进|住|定居在|定居)(.{2,12}?)(?:了|啦)?$`);
 const OPEN_AT_WORK = new RegExp(`^(?:他|她)?${ADVERBS}在(.{2,16}?)(?:工作|上班)?(?:了)?$`);
 const OPEN_TIME = /^(?:改到|推到|推迟到|延到|延期到|提前到|挪到|改成|定在|定到|换到|调到|改在|就|又|往后推到|往前挪到)?了?(.+?)(?:就|再|才)?(?:到|来|过来|回来|见|举行|开始|出发|起飞|降落|开会|见面)?了?$/;
-const OPEN_JOINED = new RegExp(`^(?:他|她|我)?${ADVERBS}(?:去了|进了|加入了?|入职了?|跳到了?|跳去了?|到了|换到了?|转到了?)(.+?)(?:工作|上班|任职)?(?:了)?$`);
+const OPEN_JOINED = new RegExp(`^(?:他|她|我)?${ADVERBS}(?:去了|进了|加入了?|入职了?|跳到了?|跳去了?|到了|换到了?|转到了?|去(?=.{2,12}了$))(.+?)(?:工作|上班|任职)?(?:了)?$`);
 // "新的是liumei_happy": a handle (微信号) after a frame that named the field.
 const OPEN_HANDLE = /^(?:新的?|现在的?)?(?:是|为|:)\s*([a-z][a-z0-9_\-.]{3,})$/;
 const OPEN_CONTACT = /^(?:以后|现在|目前)?(?:打|用|换成|是|加)?(?:我|他|她)?(?:这个|新的?|现在的?)?(?:号|号码|手机号|电话|邮箱|微信号?)?(?:是|为)?[:\s]*([+0-9][0-9\s\-]{4,}|[^\s@]+@[^\s@]+)$/;
@@ -42,6 +43,7 @@ const OPEN_COUNT = /^(?:现在|目前|一共|总共|还|只)*(?:是|剩|剩下|�
 const KIND_OF_WORD: Record<string, SlotKind> = {
   时间: "schedule", 日期: "schedule", 改期了: "schedule", 定下来了: "schedule", 确定了: "schedule", 定了: "schedule", 推迟了: "schedule", 延期了: "schedule", 提前了: "schedule", 往后推了: "schedule",
   往前挪了: "schedule", 改时间了: "schedule", 时间变了: "schedule", 位置: "location", 地方: "location", 换了地方: "location", 挪了地方: "location",
+  敲定了: "schedule", 换东家了: "workplace", 换单位了: "workplace", 换公司了: "workplace",
   换地方了: "location", 挪地方了: "location", 换了个地方: "location", 挪了个地方: "location", 换了个位置: "location", 挪了个位置: "location", 换位置了: "location", 换了位置: "location", 换工作了: "workplace", 离职了: "workplace",
   辞职了: "workplace", 跳槽了: "workplace", 返聘: "workplace", 退休返聘: "workplace", 搬家了: "residence", 搬走了: "residence", 搬了: "residence",
   延误了: "schedule", 拿回来了: "location", 拿出来了: "location", 取出来了: "location", 被还回来了: "location", 还回来了: "location", 借走了: "location", 拿走了: "location", 收起来了: "location", 带走了: "location", 带回来了: "location", 带过去了: "location", 拿过去了: "location", 带上了: "location",
@@ -63,6 +65,12 @@ export function frameOfChinese(text: string): SlotFrame | undefined {
   const changed = CHANGED.exec(text);
   if (changed) {
     const [, rawSubject, word, verb] = changed;
+    // "最喜欢的乐器换了": the favourite of a category changed; the new one follows.
+    const favourite = new RegExp(`^(.*?)${FAVOURITE_ZH}的(.{1,6})$`).exec(rawSubject);
+    if (favourite && word === undefined) {
+      const owner = normalisePerson(favourite[1]);
+      return owner === null ? undefined : { subject: owner || SELF, kind: "preference", attribute: preferenceCategory(favourite[2]) };
+    }
     const field = word === undefined ? undefined : contactField(word);
     const person = normalisePerson(rawSubject);
     if (field) return person === null ? undefined : { subject: person || SELF, kind: "contact", attribute: field };

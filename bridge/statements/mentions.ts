@@ -3,7 +3,7 @@
 // for their own slots, and a word of the slot's kind (a place word, a time, a number, a liking verb).
 // Per-language closed classes only; the subjects and attributes come from the slot index.
 import { attributeSpans, attributeWords } from "./attributes";
-import { canonicalKin } from "./en-phrases";
+import { canonicalKin, unTexted } from "./en-phrases";
 import { FIRST_PERSON_EN } from "./cues-en";
 import { FIRST_PERSON_ZH } from "./cues-zh";
 import type { SlotKind } from "./slots";
@@ -17,7 +17,7 @@ const MAX_PREFIX_HAN = 3;
 /** The text as slot subjects are written: NFKC, lowercase, kin words folded ("妈妈" → "妈", "mum" → "mom"), no "'s". */
 export function mentionText(text: string): string {
   const folded = text.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019]/g, "'");
-  return canonicalKin(undoubleKin(folded).replace(/'s\b/g, ""));
+  return canonicalKin(unTexted(undoubleKin(folded)).replace(/'s\b/g, ""));
 }
 
 /**

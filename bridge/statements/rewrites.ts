@@ -39,7 +39,7 @@ const THIS_IS_ZH = /^这(?:是|就是|才是)(.+)$/;
 // "湘菜，现在是我妹最爱的菜系": the second half has no subject, so the bare phrase before it is one.
 const NOW_IS_ZH = /^(?:现在|如今|目前)?(?:已经)?(?:是|成了|成为了?)(.+)$/;
 // A topic said first and commented on ("护照嘛，放保险柜了", "饮料的话，我最近只喝气泡水", "Snack-wise, it's…").
-const TOPIC_ZH = /^(.{1,10}?)(?:嘛|啊|呀|呢|的话|吧|么)$/;
+const TOPIC_ZH = /^(.{1,10}?)(?:嘛|啊|呀|呢|的话|吧|么|这块|这方面|方面|这边)$|^(?:那个|这个|那只|这只|那把|这把|那件|这件)(.{1,8})$/;
 const TOPIC_MARKED_ZH = /^(?:说到|讲到|说起|至于|关于|提到)(.{1,10}?)(?:嘛|啊|呀|呢|的话|吧)?$/;
 // "For now," and "for a while," say when, not what about.
 const TOPIC_EN = /^(?:[a-z]+-wise|as for .{2,30}|when it comes to .{2,30}|for (?!now$|the moment$|a while$|good$|once$|today$|tonight$|the time being$).{2,20})$/;
@@ -70,10 +70,13 @@ export function withTopic(text: string, before: string): string | undefined {
     // "说到花，我现在最爱百合": a topic opened by 说到/至于 is read as "花的话".
     const marked = TOPIC_MARKED_ZH.exec(before);
     if (marked && !QUESTION_WORD_ZH.test(marked[1])) return `${marked[1]}的话${text}`;
+    // "登山杖，放书架上啦": a bare name, then a clause that opens on the verb, is that name's clause.
+    if (/^[\u4e00-\u9fff]{2,6}$/.test(before) && isBarePhrase(before) && /^(?:放|搁|撂|塞|收|挂|存|锁|摆|挪|搬|改|换|在|定|推|提前|延)/.test(text) && !QUESTION_WORD_ZH.test(before)) return `${before}${text}`;
     const topic = TOPIC_ZH.exec(before);
-    if (!topic || QUESTION_WORD_ZH.test(topic[1])) return undefined;
-    // "饮料的话" keeps its marker: a preference reads the category from it.
-    return `${before.endsWith("的话") ? before : topic[1]}${text}`;
+    const named = topic ? (topic[1] ?? topic[2]) : undefined;
+    if (!named || QUESTION_WORD_ZH.test(named)) return undefined;
+    // "饮料的话", "早餐这块" keep a marker: a preference reads the category from it.
+    return `${before.endsWith("的话") ? before : /(?:这块|这方面|方面)$/.test(before) ? `${named}的话` : named}${text}`;
   }
   if (!TOPIC_EN.test(before)) return undefined;
   // "As for the tent, it's in the garage": the comment's it/they is the topic.

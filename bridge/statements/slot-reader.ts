@@ -39,11 +39,14 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
   // The clause before, when it read as nothing: part of this clause's sentence, or a topic asked ("护照嘛？").
   let previous: { text: string; sentence: number; topic: boolean } | undefined;
   let asked: { text: string; sentence: number } | undefined;
+  // Whether the frame is the last slot read (its value given) rather than a clause that only named a change.
+  let frameFromSlot = false;
   for (const clause of clauses) {
     const text = speaker === "assistant" ? fromUsersPointOfView(clause.text) : clause.text;
     if (clause.act !== "statement" || text.length > MAX_SLOT_CLAUSE_CHARS) {
       const topic = clause.act === "question" ? topicFrame(text) : undefined;
       frame = topic ?? frame;
+      if (topic) frameFromSlot = false;
       previous = topic ? { text, sentence: clause.sentence, topic: true } : undefined;
       asked = clause.act === "question" ? { text, sentence: clause.sentence } : undefined;
       continue;
@@ -72,7 +75,9 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
       const open = HAN.test(text)
         ? openValueOfChinese(text)
         : (openValueOfEnglish(text) ?? (frame.kind === "preference" ? openPreferenceOfEnglish(text) : undefined) ?? (HAN.test(frame.attribute ?? frame.subject) ? openValueOfChinese(text) : undefined));
-      found = open && fillFrame(frame, open);
+      // "最喜欢的乐器换了，尤克里里": after a preference frame a bare phrase is the new favourite.
+      const liked = !open && !frameFromSlot && frame.kind === "preference" && frame.attribute !== undefined && isBarePhrase(text) ? { kinds: ["preference" as const], value: text.replace(/[了啦。!！]+$/, "") } : undefined;
+      found = (open ?? liked) && fillFrame(frame, (open ?? liked)!);
     }
     // "我妈换号了，新号码139…", "爸妈又搬了，现在住昆明": a clause that names nobody is about whom the
     // clause before named, not about the speaker.
@@ -82,9 +87,12 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
     if (found) {
       slots.push(found);
       frame = frameOfSlot(found);
+      frameFromSlot = true;
       previous = undefined;
     } else {
-      frame = (HAN.test(text) ? frameOfChinese(text) : frameOfEnglish(text)) ?? frame;
+      const named = HAN.test(text) ? frameOfChinese(text) : frameOfEnglish(text);
+      if (named) frameFromSlot = false;
+      frame = named ?? frame;
       previous = { text, sentence: clause.sentence, topic: false };
     }
   }

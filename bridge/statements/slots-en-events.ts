@@ -25,7 +25,7 @@ const LEADING_START = /^(?:starting|from|as of|beginning)\s+(?:next|this)?\s*(?:
 
 const NUMBER = "(\\d+(?:\\.\\d+)?|zero|no|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a dozen)";
 // "twelve thousand steps" is a number, not twelve of a thing called "thousand steps".
-const THING = "((?!hundred\\b|thousand\\b|million\\b)[a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)";
+const THING = "((?!hundred\\b|thousand\\b|million\\b|now\\b|today\\b|currently\\b|already\\b|again\\b)[a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)";
 const COUNT_TAIL =
   "(?:\\s+(?:now|left|total|in total|these days|lol|at the moment|so far))*(?:\\s+(?:(?:in|on|at)\\s+(?:the|my|our)\\s+[a-z ]+?|at home|at my place|at our place|at present|so far|right now|currently))?(?:\\s+(?:now|left|total|these days))*(?:\\s+(?:after|since|because|thanks to)\\s+.+)?";
 const NO_IDIOM = /^(?:idea|clue|time|plan|money|choice|problem|reason|interest|doubt|energy|patience|way|chance|luck|appetite|word|comment|complaint|issue|excuse|option|preference|memory|recollection)$/;

@@ -115,7 +115,12 @@ const CANT_GET_ENOUGH = /^(i|we)(?: really)? (?:can't|cannot|can not) get enough
 // "i'd pick tulips over any other flower now": the one picked over every other of a category is the favourite.
 const PICK_OVER = /^(i|we)(?:'d| would)?\s+(?:pick|choose|take|go for)\s+(.+?)\s+over\s+any\s+other\s+([a-z]+(?: [a-z]+)??)(?:\s+(?:now|these days|lately|nowadays))?$/;
 
+// "totally into mushrooms these days": the speaker left out, a liking without its category.
+const INTO_NOW = /^(?:(?:i|we)(?:'m| am| are)\s+)?(?:really |so |totally |super )?into (.+?)(?: these days| lately| now| at the moment)$/;
+
 export function matchPreference(text: string): Match {
+  const into = INTO_NOW.exec(text);
+  if (into) return preferenceSlot("i", weakCategory(undefined), normaliseValue(into[1]), false);
   const ofAll = OF_ALL_MOST.exec(text);
   if (ofAll) return preferenceSlot(ofAll[2], preferenceCategory(ofAll[1]), ofAll[3], false);
   const enough = CANT_GET_ENOUGH.exec(text);

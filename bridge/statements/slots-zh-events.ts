@@ -20,7 +20,7 @@ const BOOKED = /^(?:我)?(?:约了|预约了|订了|定了|安排了|报了|挂�
 const COUNT_HAVE = new RegExp(`^(.*?)(?:现在|目前|一共|总共|已经|还|只|就)*(?:${HAVE_COUNT_ZH}|剩|剩下|剩了|摆了|放了|手上|手里有)(${NUMERAL_ZH})(${CLASSIFIER_ZH})([^了]{1,6}?)(?:在用|在养|在开|了)?$`);
 // The thing first: "猫现在一共5只", "信用卡现在只有两张了", "阳台的绿植增加到了八盆".
 const COUNT_OF = new RegExp(
-  `^(.{1,8}?)(?:现在|目前|一共|总共|还|只|又)*(?:有|是|剩|剩下|只有|变成了?|增加到了?|减少到了?|涨到了?|降到了?|多到了?|扩到了?|扩大到了?|扩充到了?|缩减到了?|缩到了?|招到了?)?(?<![0-9零〇一二两三四五六七八九十百千万])(${NUMERAL_ZH})(${CLASSIFIER_ZH})(?:了)?$`,
+  `^(.{1,8}?)(?:现在|目前|一共|总共|还|只|又)*(?:有|是|剩|剩下|只有|变成了?|增加到了?|减少到了?|涨到了?|降到了?|多到了?|扩到了?|扩大到了?|扩充到了?|缩减到了?|缩到了?|招到了?|凑够了?|凑齐了?|添到了?|达到了?)?(?<![0-9零〇一二两三四五六七八九十百千万])(${NUMERAL_ZH})(${CLASSIFIER_ZH})(?:了)?$`,
 );
 const COUNT_TOPIC = new RegExp(`^(.{1,8}?)(?:我们家|我家|我们|我|家里)(?:现在|目前|一共|总共|已经|还|只)*(?:有|养了|养着|养|买了|剩|剩下|剩了)(${NUMERAL_ZH})(?:${CLASSIFIER_ZH})(?:了)?$`);
 // No bare 了 before the number: "跑了五公里", "买了一把伞" report an action, not a measure.
@@ -34,7 +34,7 @@ const WHEN_CLAUSE = /^.{1,8}?(?:之后|以后|后|以来)(?=.{2,})/;
 // Frequency and span words say how the attribute is measured, not which one it is.
 const MEASURED_BY = /^(?:每天|每日|每周|每月|每个月|每年|一天|一周|一个月)(?:的)?|(?:的)?时间$/g;
 // 攒/存/扩/长 + 到: the verb says how it got there, the attribute is what comes before ("应急存款攒到了6万块").
-const MEASURE_VERB = "(?:被)?(?:攒到了?|存到了?|扩到了?|长到了?|增至|涨至|降至|减到了?|是|为|有|到了|到|变成了?|变为|涨到了?|涨回了?|涨了|降到了?|降回了?|降了|跌到了?|升到了?|提高到了?|提升到了?|增加到了?|减少到了?|下降到了?|上升到了?|调到了?|设成了?|设为|改成了?|定成了?|定为|:)";
+const MEASURE_VERB = "(?:被)?(?:掉到了?|掉回了?|攒到了?|存到了?|扩到了?|长到了?|增至|涨至|降至|减到了?|是|为|有|到了|到|变成了?|变为|涨到了?|涨回了?|涨了|降到了?|降回了?|降了|跌到了?|升到了?|提高到了?|提升到了?|增加到了?|减少到了?|下降到了?|上升到了?|调到了?|设成了?|设为|改成了?|定成了?|定为|:)";
 // An attribute with a number: "我现在体重70公斤", "房租降到了3800元一个月", "血压降到130/85".
 // A number in digits may carry any short unit; one in Chinese numerals only a unit of measure, because
 // numerals also sit inside names ("科目二", "二手").

@@ -22,7 +22,7 @@ import {
 
 // Closed grammatical sets only: these are placement verbs and change verbs, never things or places.
 const PLACE_VERB =
-  "(?:存放|停放|安放|摆放|寄存|保存|收纳|放|摆|搁|塞|藏|锁|存|停|泊|搬|挪|移|落|忘|收|挂|装|留|扔|丢|拿|带|寄|插|夹|关|晾|戴|供)";
+  "(?:存放|停放|安放|摆放|寄存|保存|收纳|放|摆|搁|撂|塞|藏|锁|存|停|泊|搬|挪|移|落|忘|收|挂|装|留|扔|丢|拿|带|寄|插|夹|关|晾|戴|供)";
 const NOUN_ENDING_VERB = /^(?:带|夹|锁|装)/;
 // The liker before a liking verb and 的: "我喜欢的", "我妹最爱吃的".
 const LIKED_BY = /^(.*?)(?:最喜欢|更喜欢|喜欢|最爱|更爱|爱|偏爱|中意)(?:吃|喝|听|看|玩|读|用|穿|去)?$/;
@@ -38,7 +38,7 @@ const BA_PLACE = new RegExp(`^(.*?)${BA}(.+?)${PLACE_VERB}${DIRECTION}(.+)$`);
 const BA_ANY_VERB = new RegExp(`^(.*?)${BA}(.+?)[\u4e00-\u9fff]${DIRECTION}(.+)$`);
 const TOPIC_PLACE = new RegExp(`^(.+?)${PLACE_VERB}${DIRECTION}(.+)$`);
 // "车钥匙就放鞋柜上面的小盘子里吧": a placement verb straight before a place phrase.
-const TOPIC_PLACED_AT = new RegExp(`^(.+?)${ADVERBS}(?:放|搁|挂|塞|收|存|停|锁|摆)(.+)$`);
+const TOPIC_PLACED_AT = new RegExp(`^(.+?)${ADVERBS}(?:放|搁|撂|挂|塞|收|存|停|锁|摆)(.+)$`);
 // Neither side may contain 在, so "我现在在家里" splits at the copula, not inside 现在.
 // "我老婆现在去了…": the 在 of 现在, 正在, 存在, 实在, 所在, 自在 is no copula.
 const COPULA = new RegExp(`^([^在]+?)${ADVERBS}(?:(?<![现正存实所自])在|位于)([^在]+)$`);

@@ -1,5 +1,6 @@
 // Speech acts, decided at write time without an LLM: each clause of a memory is a statement, a question,
 // a request or an acknowledgement, and so is the memory as a whole. Only statements can set a state slot.
+import { unTexted } from "./en-phrases";
 import { ACK_EN, HEDGE_EN, LEADING_FILLER_EN, MEMORY_WRAPPER_EN, NON_ANSWER_EN, QUESTION_OPENER_EN, REQUEST_EN } from "./cues-en";
 import {
   ACK_ZH,
@@ -41,7 +42,7 @@ const EDGE_NOISE = /^[\s.,!?;:、。…~'"“”‘’()（）【】[\]「」『
 const TAG_QUESTION = /^(?:right|correct|isn't it|aren't they|don't i|didn't i|yes|ok|okay|对吧|对不对|是吧|是不是|没错吧|吧|对么|是么)$/;
 const UNMARKED_TAG = /^(?:right|correct|isn't it|aren't they|isn't that right|is that right|am i right|对吧|对不对|是吧|是不是|没错吧|对么|是么)$/;
 // Headings that introduce what follows a colon ("备忘：…", "Update: …").
-const LABEL = /^(?:备忘|备注|笔记|更新|提醒|注意|补充|记录|新消息|更正|纠正|订正|note|notes|update|reminder|fyi|todo|ps|memo|heads up|correction|edit|quick note|quick update)$/;
+const LABEL = /^(?:备忘|备注|笔记|更新|提醒|注意|补充|记录|新消息|更正|纠正|订正|note|notes|update|reminder|fyi|todo|ps|memo|heads up|correction|edit|quick note|quick update|heads-up|heads up|fyi|update)$/;
 // A clause this long is prose, not a state statement; it is classified but never pattern-matched for slots.
 export const MAX_SLOT_CLAUSE_CHARS = 200;
 // Past this many clauses a memory is a document: its act is statement, and only these clauses are read.
@@ -49,7 +50,7 @@ const MAX_CLAUSES = 400;
 
 /** Pure: the clauses of `text` in order, each with its act. */
 export function readClauses(text: string, speaker: Speaker): Clause[] {
-  const normal = text.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019\u2032]/g, "'");
+  const normal = unTexted(text.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019\u2032]/g, "'"));
   const clauses: Clause[] = [];
   let sentence = 0;
   for (const match of normal.matchAll(SENTENCE)) {

@@ -107,6 +107,26 @@ describe("extractSlots", () => {
     ["我不在百度干了，在大疆。", slot("workplace", SELF, "大疆")],
     ["之前说错了，我最爱的花其实是玫瑰。", slot("preference", SELF, "玫瑰", "花")],
     ["I've become obsessed with jasmine.", slot("preference", SELF, "jasmine", "~")],
+    ["my tape measure r behind the TV btw", location("tape measure", "tv")],
+    ["Ok so succulents count is 8 now", state(SELF, "succulent", "8")],
+    ["Heads-up: succulents -> 6", state(SELF, "succulent", "6")],
+    ["Ok so sewing kit in the storage room now", location("sewing kit", "storage room")],
+    ["Heads-up: my dad's phone number -> +44 7700 900746", slot("contact", "dad", "+447700900746", "phone")],
+    ["Fave film genre rn: sci-fi", slot("preference", SELF, "sci-fi", "film genre")],
+    ["Just stuck my tape measure in the hallway drawer", location("tape measure", "hallway drawer")],
+    ["Totally into mushrooms these days lol", slot("preference", SELF, "mushrooms", "~")],
+    ["My sister's email is emma.r@yahoo.com", slot("contact", "sister", "emma.r@yahoo.com", "email")],
+    ["俺现在最稀罕的颜色是绿色。", slot("preference", SELF, "绿色", "colour")],
+    ["我老板换东家了，去网易了。", slot("workplace", "老板", "网易")],
+    ["最喜欢的早餐换了，三明治。", slot("preference", SELF, "三明治", "早餐")],
+    ["早餐这块，我现在就认油条。", slot("preference", SELF, "油条", "早餐")],
+    ["我的电动车凑够6辆了。", state(SELF, "电动车", "6")],
+    ["电动车添了，现在4辆。", state(SELF, "电动车", "4")],
+    ["搬家公司上门敲定了，9月15日上午九点。", slot("schedule", "搬家公司上门", "9月15日上午九点")],
+    ["论文答辩提到周一早上七点了。", slot("schedule", "论文答辩", "周一早上七点")],
+    ["那个登山杖，放书架上啦。", location("登山杖", "书架")],
+    ["登山杖让我撂洗手台上了。", location("登山杖", "洗手台")],
+    ["静息心率涨了，55次每分钟。", state(SELF, "静息心率", "55次每分钟")],
   ])("reads the development phrasing %s", (text, expected) => {
     expect(extractSlots(text)).toEqual([expected]);
   });
@@ -119,7 +139,7 @@ describe("extractSlots", () => {
     expect(extractSlots("My top drawer is full.").filter((s) => s.kind === "preference")).toEqual([]);
   });
 
-  it.each(["I left the keys for Tom.", "I left work for the day.", "I have no idea.", "Where is my passport? I have no idea.", "我爸爸去百度了", "It's bright but chilly out and I'm in a good mood."])("reads no state from %s", (text) => {
+  it.each(["I left the keys for Tom.", "I left work for the day.", "I have no idea.", "Where is my passport? I have no idea.", "我爸爸去百度了", "It's bright but chilly out and I'm in a good mood.", "I read at the library all morning.", "他提到了周五的会"])("reads no state from %s", (text) => {
     expect(extractSlots(text)).toEqual([]);
   });
 
