@@ -80,6 +80,12 @@ export function frameOfChinese(text: string): SlotFrame | undefined {
     const subject = kind === "workplace" || kind === "residence" ? person || SELF : normaliseSubject(rawSubject);
     return subject ? { subject, ...(kind ? { kind } : {}) } : undefined;
   }
+  // "我表哥离开了深圳": someone left a place or a job; where they are now comes next ("现在住武汉").
+  const leftPlace = /^(.+?)离开了?(.{2,12})$/.exec(text);
+  if (leftPlace) {
+    const person = normalisePerson(leftPlace[1]);
+    if (person) return { subject: person };
+  }
   const leftJob = LEFT_JOB.exec(text);
   if (leftJob) {
     const person = normalisePerson(leftJob[1]);

@@ -76,7 +76,9 @@ export function withTopic(text: string, before: string): string | undefined {
     const named = topic ? (topic[1] ?? topic[2]) : undefined;
     if (!named || QUESTION_WORD_ZH.test(named)) return undefined;
     // "饮料的话", "早餐这块" keep a marker: a preference reads the category from it.
-    return `${before.endsWith("的话") ? before : /(?:这块|这方面|方面)$/.test(before) ? `${named}的话` : named}${text}`;
+    // A liking after a topic ("茶叶嘛，铁观音最合我口味") reads its category from the marker too.
+    const categoryTopic = before.endsWith("的话") || /(?:这块|这方面|方面)$/.test(before) || /最(?:合|对|爱|喜欢|中意)/.test(text);
+    return `${before.endsWith("的话") ? before : categoryTopic ? `${named}的话` : named}${text}`;
   }
   if (!TOPIC_EN.test(before)) return undefined;
   // "As for the tent, it's in the garage": the comment's it/they is the topic.

@@ -116,9 +116,13 @@ const CANT_GET_ENOUGH = /^(i|we)(?: really)? (?:can't|cannot|can not) get enough
 const PICK_OVER = /^(i|we)(?:'d| would)?\s+(?:pick|choose|take|go for)\s+(.+?)\s+over\s+any\s+other\s+([a-z]+(?: [a-z]+)??)(?:\s+(?:now|these days|lately|nowadays))?$/;
 
 // "totally into mushrooms these days": the speaker left out, a liking without its category.
-const INTO_NOW = /^(?:(?:i|we)(?:'m| am| are)\s+)?(?:really |so |totally |super )?into (.+?)(?: these days| lately| now| at the moment)$/;
+const INTO_NOW = /^(?:(?:i|we)(?:'m| am| are)\s+)?(?:really |so |totally |super )?(?:into|loving|enjoying) (.+?)(?: these days| lately| now| right now| at the moment)$/;
+// "i've gone for ukulele as my favourite instrument".
+const GONE_FOR = /^(i|we)(?:'ve| have)? (?:gone for|picked|chosen|settled on) (.+?) as (?:my|our) (?:new )?favou?rite (.+)$/;
 
 export function matchPreference(text: string): Match {
+  const gone = GONE_FOR.exec(text);
+  if (gone) return preferenceSlot(gone[1], preferenceCategory(gone[3]), gone[2], false);
   const into = INTO_NOW.exec(text);
   if (into) return preferenceSlot("i", weakCategory(undefined), normaliseValue(into[1]), false);
   const ofAll = OF_ALL_MOST.exec(text);

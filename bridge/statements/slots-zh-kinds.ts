@@ -89,7 +89,16 @@ const MOST_CONSUMED = /^(.*?)(喝|吃|听|看|玩|读|弹|用)(.{1,10}?)\2得最
 const CHOOSE_CATEGORY = /^(?:要|让|叫)?(?:我|我们)(?:来)?选(.{1,6}?)的话(?:，|,)?(?:就|就选|选)?(.{1,12}?)(?:吧|了)?$/;
 const CATEGORY_FAVOURITE = new RegExp(`^(.{1,6}?)(?:的话)?(?:我)?${ADVERBS}(?:最爱|最喜欢|最中意)(?!的)(?:${"吃|喝|听|看|玩|读|弹"})?(.{1,12}?)(?:了)?$`);
 
+// "油条是我的最爱早餐": the value first, then the favourite of a category without 的.
+const FAVOURITE_NAMED_AFTER = /^(.+?)是(?:我|我们|咱)的?(?:最爱|最喜欢)(?:的)?(.{1,6})$/;
+// "铁观音最合我口味", "它最对我胃口": the favourite, its category only by the topic.
+const SUITS_ME = /^(?:(.{1,6}?)的话)?(.{1,12}?)(?:现在)?最(?:合|对)(?:我的?|俺的?)?(?:口味|胃口)(?:了)?$/;
+
 export function matchPreference(text: string): Match {
+  const namedAfter = FAVOURITE_NAMED_AFTER.exec(text);
+  if (namedAfter && isKnownOrNoun(namedAfter[2])) return preferenceSlot("我", preferenceCategory(namedAfter[2]), namedAfter[1], false);
+  const suits = SUITS_ME.exec(text);
+  if (suits) return preferenceSlot("我", suits[1] ? preferenceCategory(suits[1]) : weakCategory(undefined), suits[2], false);
   const chosen = CHOOSE_CATEGORY.exec(text);
   if (chosen && isKnownOrNoun(chosen[1])) return preferenceSlot("我", preferenceCategory(chosen[1]), chosen[2], false);
   const categoryFirst = CATEGORY_FAVOURITE.exec(text);

@@ -127,6 +127,12 @@ describe("extractSlots", () => {
     ["那个登山杖，放书架上啦。", location("登山杖", "书架")],
     ["登山杖让我撂洗手台上了。", location("登山杖", "洗手台")],
     ["静息心率涨了，55次每分钟。", state(SELF, "静息心率", "55次每分钟")],
+    ["我的睡眠时间变到9小时了。", state(SELF, "睡眠", "9小时")],
+    ["油条是我的最爱早餐。", slot("preference", SELF, "油条", "早餐")],
+    ["I've gone for ukulele as my favourite instrument.", slot("preference", SELF, "ukulele", "instrument")],
+    ["I'm loving jasmine right now.", slot("preference", SELF, "jasmine", "~")],
+    ["茶叶嘛，铁观音最合我口味。", slot("preference", SELF, "铁观音", "茶叶")],
+    ["我表哥离开了深圳，现在住武汉。", slot("residence", "表哥", "武汉")],
   ])("reads the development phrasing %s", (text, expected) => {
     expect(extractSlots(text)).toEqual([expected]);
   });

@@ -355,6 +355,15 @@ describe("a query for how something is now", () => {
     store.close();
   });
 
+  it("reads 'most recently' as asking for the state now", () => {
+    const store = openStore();
+    capture(store, [{ user: "My savings goal is 20000 pounds." }, { user: "My savings goal these days is 9000 pounds." }]);
+    const { results, receipt } = search(store, "What did my savings goal change to most recently?");
+    expect(receipt.slots[0]).toMatchObject({ attribute: "savings goal", current_id: user(1) });
+    expect(results[0].id).toBe(user(1));
+    store.close();
+  });
+
   it("does not ask where a person lives or works because the query names them with 'now'", () => {
     const store = openStore();
     capture(store, [{ user: "Melanie lives in Boston." }, { user: "Melanie moved to Denver." }]);
