@@ -68,7 +68,7 @@ export const WORK_EN =
 
 /** Verbs that move an event in time; the value must then be a time expression. */
 export const SCHEDULE_VERB_EN =
-  "(?:moved|rescheduled|postponed|pushed back|pushed|brought forward|bumped|delayed|shifted|switched|changed|moved up|put off|set|scheduled|booked|planned|fixed)";
+  "(?:slipped|slid|moved|rescheduled|postponed|pushed back|pushed|brought forward|bumped|delayed|shifted|switched|changed|moved up|put off|set|scheduled|booked|planned|fixed)";
 
 export const FAVOURITE_EN = "(?:favou?rite|preferred|go-to)";
 
@@ -99,7 +99,7 @@ export const NUMBER_WORDS_EN: Record<string, string> = {
 };
 
 /** Words that ask for the state as it is now ("now", "currently", "these days"). */
-export const CURRENT_EN = /\b(?:now|currently|current|latest|these days|nowadays|at the moment|right now|at present|presently|most recently|recently)\b/;
+export const CURRENT_EN = /\b(?:now|currently|current|latest|these days|nowadays|at the moment|right now|at present|presently|most recently|recently|at this point|at this stage|as it stands)\b/;
 
 /** Hedges that make a clause a guess, not a statement: "I think my passport is in the drawer, is it still?". */
 export const HEDGE_EN = /^(?:i think|i thought|i remember|i believe|i guess|if i remember (?:right|correctly)|iirc|wasn't it|was it|i'm pretty sure|pretty sure)\b/;

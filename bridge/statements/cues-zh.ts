@@ -84,7 +84,7 @@ export const KIND_CUES_ZH: Array<[RegExp, SlotKind]> = [
 export const FIRST_PERSON_ZH = /(?:我|咱|俺)(?!的|们的|妈|爸|哥|姐|弟|妹|爷|奶|姥|外公|外婆|叔|姑|舅|姨|老公|老婆|媳妇|儿子|女儿|闺女|室友|同事|老板|闺蜜|表|堂|男朋友|女朋友)/;
 
 /** Words that ask for the state as it is now ("现在", "目前", "最新"). */
-export const CURRENT_ZH = /现在|目前|如今|当前|最新|眼下|这会儿|现如今/;
+export const CURRENT_ZH = /现在|目前|如今|当前|最新|眼下|这会儿|现如今|现今|现阶段/;
 
 /** Hedges that make a clause a guess, not a statement: "我记得护照在抽屉里，现在还在吗？". */
 export const HEDGE_ZH = /^(?:我记得|我印象中|印象中|我好像|好像|我以为|我猜|应该是|是不是|我没记错的话)/;

@@ -28,7 +28,7 @@ const LEFT_FOR = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\b(?:left|quit)\\s+.+?\\s+(?
 const JOINED = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\b(?:joined|switched jobs to|moved jobs to|jumped ship to|transferred to|got transferred to|got hired by|was hired by|got hired at|started at|is starting at)\\s+(.+)$`);
 // "my mom is a nurse at st. mary's", "my brother is an engineer at boeing".
 const JOB_AT = /^(.+?)\s+(?:is|are|am|was)\s+(?:now\s+)?(?:a|an|the)\s+[a-z -]{2,30}?\s+(?:at|for|with)\s+(.+)$/;
-const FAVOURITE_IS = new RegExp(`^(.*?)\\b${FAVOURITE_EN}\\s+(.+?)\\s+(?:is|are|has been|have been|'s)${ADV}\\s+(.+)$`);
+const FAVOURITE_IS = new RegExp(`^(.*?)\\b${FAVOURITE_EN}\\s+(.+?)\\s+(?:is|are|has been|have been|'s|became|has become|turned into)${ADV}\\s+(.+)$`);
 const FAVOURITE_COLON = new RegExp(`^(?:(my|our)\\s+)?(?:new\\s+|current\\s+)?${FAVOURITE_EN}\\s+(.+?)(?:\\s+(?:update|these days|now|lately|at the moment))*\\s*:\\s*(.+)$`);
 const FAVOURITE_CHANGED = new RegExp(`^(.*?)\\b${FAVOURITE_EN}\\s+(.+?)\\s+(?:has\\s+|have\\s+)?(?:changed|switched)\\s+(?:from\\s+.+?\\s+)?to\\s+(.+)$`);
 const FAVOURITE_REVERSE = new RegExp(`^(.+?)\\s+(?:is|are|has become|have become|became|is now|'s now)${ADV}\\s+(.*?)\\s*(?:new\\s+)?${FAVOURITE_EN}\\s+(.+)$`);
@@ -63,6 +63,8 @@ const REACH = /^(?:you\s+can\s+|you\s+could\s+|just\s+|please\s+)?(?:for\s+(?:th
 // "dad uses john.smith.home@gmail.com now": a contact value in use.
 const USES = /^(.+?)\s+(?:uses|is using|has|now uses)\s+(\+?[0-9][0-9 -]{4,}[0-9]|[^\s@]+@[^\s@]+)(?:\s+(?:now|these days|from now on))?$/;
 
+// "my sister changed jobs from initech to oscorp".
+const CHANGED_JOBS = /^(.+?) (?:changed|switched|moved) jobs? from .+? to (.+)$/;
 // "my aunt accepted an offer from globex": a job offer taken is the job.
 const ACCEPTED_OFFER = /^(.+?) (?:accepted|took|signed) (?:an|a|the)? ?(?:job )?offer (?:from|at|with) (.+)$/;
 const LEFT_PLACE_FOR = new RegExp(`^(.+?)${ADV}\\s+(?:left|quit|swapped|traded)\\s+(.+?)\\s+for\\s+(?:a\\s+new\\s+life\\s+in\\s+)?(.+)$`);
@@ -86,6 +88,8 @@ export function matchResidence(text: string): Match {
 }
 
 export function matchWorkplace(text: string): Match {
+  const changedJobs = CHANGED_JOBS.exec(text);
+  if (changedJobs && normalisePerson(changedJobs[1])) return personSlot("workplace", changedJobs[1], changedJobs[2]);
   const offer = ACCEPTED_OFFER.exec(text);
   if (offer && normalisePerson(offer[1])) return personSlot("workplace", offer[1], offer[2]);
   const joined = JOINED.exec(text);

@@ -15,7 +15,7 @@ const PREP = "(?:in front of|on top of|next to|inside of|inside|underneath|under
 const BE = "(?:is|are|am)";
 const STILL = "(?:\\s+(?:now|still|currently|already|always|usually))*";
 const PLACE_VERB =
-  "(?:put|puts|placed|place|places|moved|move|moves|left|leave|leaves|kept|keep|keeps|keeping|stored|store|stores|hid|hidden|hide|hides|parked|park|parks|stashed|stash|tucked|dropped|locked|filed|plugged|stuck|stick|shoved|popped|tossed|chucked|threw|slipped)";
+  "(?:relocated|relocate|put|puts|placed|place|places|moved|move|moves|left|leave|leaves|kept|keep|keeps|keeping|stored|store|stores|hid|hidden|hide|hides|parked|park|parks|stashed|stash|tucked|dropped|locked|filed|plugged|stuck|stick|shoved|popped|tossed|chucked|threw|slipped)";
 const CHANGE_VERB = "(?:changed|changes|switched|switches|updated|updates)";
 
 // Past-tense copulas ("were in the drawer") are left out: they describe a former state,
@@ -75,6 +75,12 @@ const TENSES: Array<[RegExp, string]> = [
   // "sewing kit in the storage room now": a verbless thing-and-place is where it is.
   // Only with a word of now at the end: "read at the library all morning" is no such thing.
   [/^((?!.*\b(?:is|are|am|was|were|has|have|had|do|does|did|will|got|get|put|moved|left|kept|keep|stored|hid|parked|stashed|tucked|dropped|placed|stuck|shoved|popped|tossed|threw|slipped|lives?|works?|i|we|he|she|they)\b)(?:my |our |the )?[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2}) (in|on|under|behind|inside|at|next to) (the|my|our) (?=.*\b(?:now|these days|at the moment|for now)$)/, "$1 is $2 $3 "],
+  // "going forward my mum lives in…", "today the keys went in…": when, not what.
+  [/^(?:going forward|from now on|as of today|today|these days),?\s+/, ""],
+  [/\b(?:was|got) (?:switched|updated) (?:over )?to\b/g, "changed to"],
+  [/\bswitched over to\b/g, "switched to"],
+  [/\b(?:slipped|slid|got pushed|got moved|got bumped|got shifted) to\b/g, "has been moved to"],
+  [/\bwent (in|into|on|onto|under|behind|inside)\b/g, "is $1"],
   // "total parrots so far: 12": a running total is the count.
   [/^(?:total|running total of)\s+/, ""],
 ];

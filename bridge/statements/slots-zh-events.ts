@@ -34,7 +34,7 @@ const WHEN_CLAUSE = /^.{1,8}?(?:之后|以后|后|以来)(?=.{2,})/;
 // Frequency and span words say how the attribute is measured, not which one it is.
 const MEASURED_BY = /^(?:每天|每日|每周|每月|每个月|每年|一天|一周|一个月)(?:的)?|(?:的)?时间$/g;
 // 攒/存/扩/长 + 到: the verb says how it got there, the attribute is what comes before ("应急存款攒到了6万块").
-const MEASURE_VERB = "(?:被)?(?:变到了?|掉到了?|掉回了?|攒到了?|存到了?|扩到了?|长到了?|增至|涨至|降至|减到了?|是|为|有|到了|到|变成了?|变为|涨到了?|涨回了?|涨了|降到了?|降回了?|降了|跌到了?|升到了?|提高到了?|提升到了?|增加到了?|减少到了?|下降到了?|上升到了?|调到了?|设成了?|设为|改成了?|定成了?|定为|:)";
+const MEASURE_VERB = "(?:被)?(?:变更为|现已达到|已达到|达到了?|变到了?|掉到了?|掉回了?|攒到了?|存到了?|扩到了?|长到了?|增至|涨至|降至|减到了?|是|为|有|到了|到|变成了?|变为|涨到了?|涨回了?|涨了|降到了?|降回了?|降了|跌到了?|升到了?|提高到了?|提升到了?|增加到了?|减少到了?|下降到了?|上升到了?|调到了?|设成了?|设为|改成了?|定成了?|定为|:)";
 // An attribute with a number: "我现在体重70公斤", "房租降到了3800元一个月", "血压降到130/85".
 // A number in digits may carry any short unit; one in Chinese numerals only a unit of measure, because
 // numerals also sit inside names ("科目二", "二手").

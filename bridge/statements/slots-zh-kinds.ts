@@ -30,7 +30,7 @@ const WORK_LEAVE = new RegExp(`^(.*?)(?:从(.+?)(?:离职|辞职|跳槽)|离开(
 // Taken on by an employer: "我哥被OPPO挖走了", "我爸退休后被返聘到社区医院了".
 const WORK_TAKEN = /^(.+?)被(.{1,16}?)(?:挖走|挖去|挖过去|录用|录取|聘用|聘请|招走|签下|签约)了?$/;
 const WORK_POSTED = new RegExp(`^(.+?)被(?:返聘|聘|调|派|借调|外派)(?:到|去|回)(.+?)(?:${WORK_NOUN_ZH})?(?:了|啦)?$`);
-const FAVOURITE_IS = new RegExp(`^(.*?)${FAVOURITE_ZH}的(.+?)${ADVERBS}(?:变成了?|改成了?|换成了?|成了|是|为|:)(.+)$`);
+const FAVOURITE_IS = new RegExp(`^(.*?)${FAVOURITE_ZH}的(.+?)${ADVERBS}(?:变更为|变更成|变成了?|改成了?|换成了?|成了|是|为|:)(.+)$`);
 // "我现在最喜欢的是毛不易": a favourite whose category an earlier clause named ("说到歌手").
 const FAVOURITE_UNNAMED = new RegExp(`^(.*?)${ADVERBS}(?:${FAVOURITE_ZH}的|最爱)${ADVERBS}(?:是|为|变成了?|换成了?|成了)(.+)$`);
 const FAVOURITE_REVERSE = new RegExp(`^(.+?)${ADVERBS}(?:成了|是)(.*?)${FAVOURITE_ZH}的(.+)$`);
@@ -40,7 +40,7 @@ const STRONG_LIKE = /^(?:最|更|偏|改|喜欢上|爱上|迷上|就认|只认|�
 // "更常去/最常点" say what someone picks now, but only with the verb: "常" alone is just "often".
 const HABIT = /^(?:更常|最常|常|更多|只)$/;
 const CONTACT_WORD = "(工作电话|办公电话|单位电话|座机号|座机|分机号码|分机号|分机|内线|手机号码|手机号|电话号码|联系电话|电话|号码|邮箱地址|电子邮箱|电子邮件|邮件地址|邮箱|家庭住址|收货地址|通讯地址|住址|地址|微信号|微信)";
-const CONTACT = new RegExp(`^(.*?)(?:的)?(?:新的?|最新的?|现在的|现用的|常用的|现在用的|在用的|用的)?${CONTACT_WORD}${ADVERBS}(变成了?|改成了?|换成了?|更新为|更新成|改为|是|为|:|也是)?\\s*(.+)$`);
+const CONTACT = new RegExp(`^(.*?)(?:的)?(?:新的?|最新的?|现在的|现用的|常用的|现在用的|在用的|用的)?${CONTACT_WORD}${ADVERBS}(变成了?|改成了?|换成了?|更新为|更新成|变更为|改为|已更新\\s*:|更新\\s*:|是|为|:|也是)?\\s*(.+)$`);
 
 export function matchResidence(text: string): Match {
   const moved = MOVE_HOUSE.exec(text);
@@ -83,7 +83,9 @@ export function matchWorkplace(text: string): Match {
 // "我的最爱作家换成东野圭吾了": 最爱 + a category without 的.
 const FAVOURITE_COMPOUND = new RegExp(`^(.*?)(?:的)?(?:最爱|最喜欢)(.{1,6}?)${ADVERBS}(?:变成了?|改成了?|换成了?|成了|是)(.+?)(?:了)?$`);
 // "最近我读余华读得最多": the one consumed most is the favourite, its category only by the verb.
-const MOST_CONSUMED = /^(.*?)(喝|吃|听|看|玩|读|弹|用)(.{1,10}?)\2得最多$/;
+const MOST_CONSUMED = /^(.*?)(喝|吃|听|看|玩|读|弹|用)(.{1,10}?)\2得最(?:多|开心|起劲|勤)$/;
+// "我现在偏好油条这种早餐": the favourite, then the category it is one of.
+const PREFER_KIND_OF = /^(.*?)(?:现在|目前|如今)?(?:偏好|偏爱|更喜欢|最喜欢|喜欢)(.{1,10}?)这(?:种|类|款|个)(.{1,6})$/;
 
 // "要我选早餐的话，三明治" (read whole by the topic rule), "早餐最爱油条": a category, then the favourite.
 const CHOOSE_CATEGORY = /^(?:要|让|叫)?(?:我|我们)(?:来)?选(.{1,6}?)的话(?:，|,)?(?:就|就选|选)?(.{1,12}?)(?:吧|了)?$/;
@@ -95,6 +97,8 @@ const FAVOURITE_NAMED_AFTER = /^(.+?)是(?:我|我们|咱)的?(?:最爱|最喜�
 const SUITS_ME = /^(?:(.{1,6}?)的话)?(.{1,12}?)(?:现在)?最(?:合|对)(?:我的?|俺的?)?(?:口味|胃口)(?:了)?$/;
 
 export function matchPreference(text: string): Match {
+  const kindOf = PREFER_KIND_OF.exec(text);
+  if (kindOf && isKnownOrNoun(kindOf[3])) return preferenceSlot(kindOf[1] || "我", preferenceCategory(kindOf[3]), kindOf[2], false);
   const namedAfter = FAVOURITE_NAMED_AFTER.exec(text);
   if (namedAfter && isKnownOrNoun(namedAfter[2])) return preferenceSlot("我", preferenceCategory(namedAfter[2]), namedAfter[1], false);
   const suits = SUITS_ME.exec(text);

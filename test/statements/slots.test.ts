@@ -133,6 +133,17 @@ describe("extractSlots", () => {
     ["I'm loving jasmine right now.", slot("preference", SELF, "jasmine", "~")],
     ["茶叶嘛，铁观音最合我口味。", slot("preference", SELF, "铁观音", "茶叶")],
     ["我表哥离开了深圳，现在住武汉。", slot("residence", "表哥", "武汉")],
+    ["The book club slipped to Saturday at 7am.", slot("schedule", "book club", "saturday at 7am")],
+    ["Haircut's been changed to Sunday 11am", slot("schedule", "haircut", "sunday 11am")],
+    ["我的睡眠时间现已达到7小时。", state(SELF, "睡眠", "7小时")],
+    ["I relocated the sewing kit to the storage room.", location("sewing kit", "storage room")],
+    ["My dad's phone number was switched to +44 7700 900853.", slot("contact", "dad", "+447700900853", "phone")],
+    ["我爸爸的微信号现已更新：wx_zhangwei4539。", slot("contact", "爸", "wx_zhangwei4539", "wechat")],
+    ["我最喜欢的早餐变更为三明治。", slot("preference", SELF, "三明治", "早餐")],
+    ["我现在偏好油条这种早餐。", slot("preference", SELF, "油条", "早餐")],
+    ["Today my favourite flower became tulips.", slot("preference", SELF, "tulips", "flower")],
+    ["Going forward my mum lives in Madrid.", slot("residence", "mom", "madrid")],
+    ["My sister changed jobs from Initech to Oscorp.", slot("workplace", "sister", "oscorp")],
   ])("reads the development phrasing %s", (text, expected) => {
     expect(extractSlots(text)).toEqual([expected]);
   });
