@@ -104,5 +104,13 @@ export const CURRENT_EN = /\b(?:now|currently|current|latest|these days|nowadays
 /** Hedges that make a clause a guess, not a statement: "I think my passport is in the drawer, is it still?". */
 export const HEDGE_EN = /^(?:i think|i thought|i remember|i believe|i guess|if i remember (?:right|correctly)|iirc|wasn't it|was it|i'm pretty sure|pretty sure)\b/;
 
+/**
+ * Why the speaker asks, said before the question in the same sentence ("I forgot again, where …?",
+ * "sorry to bother you, what's …?", "I need to call mum, what's her number?"): the clause is part of
+ * the question, not a statement of its own. Kept to the speaker's memory, search, apology and need.
+ */
+export const ASKING_PREAMBLE_EN =
+  /^(?:sorry|excuse me|pardon|apologies|(?:i\s+|i'm\s+|i am\s+|i've\s+|i have\s+)?(?:(?:so|totally|completely|just|already|still|kind of|sort of|a bit)\s+)*(?:forgot|forget|forgetting|keep forgetting|can't remember|cannot remember|can't recall|cannot recall|don't remember|do not remember|don't recall|blanking|blanked|lost track|confused|mixed up|drawing a blank|not sure|unsure|looking for|searching for|can't find|cannot find|gotta|(?:need|needed|want|wanted|have|had|got|going|about) to|(?:need|needed|want|wanted) (?:it|that|this))\b|my (?:memory|mind|brain|head)\b|(?:it )?slipped my mind\b|(?:need|want) (?:it|that|this)\b)/;
+
 /** Words that ask for a state's history ("changed over time", "history of"). */
 export const HISTORY_EN = /\bover time\b|\bchanged\b|\bhistory\b|\bso far\b|\bfrom first to last\b|\bbefore that\b|\bever\b/;

@@ -89,5 +89,8 @@ export const CURRENT_ZH = /现在|目前|如今|当前|最新|眼下|这会儿|�
 /** Hedges that make a clause a guess, not a statement: "我记得护照在抽屉里，现在还在吗？". */
 export const HEDGE_ZH = /^(?:我记得|我印象中|印象中|我好像|好像|我以为|我猜|应该是|是不是|我没记错的话)/;
 
+/** Why the speaker asks, before the question ("我又忘了，…？", "不好意思，…？", "我要给她打电话，…？"): part of the question. */
+export const ASKING_PREAMBLE_ZH = /忘了|忘记|忘掉|想不起|记不起|记不清|记不住|不记得|记性|脑子|糊涂|搞混|弄混|搞不清|找不到|找不着|没找到|急用|打扰|不好意思|抱歉|麻烦你/;
+
 /** Words that ask for a state's history ("怎么变化的", "先后", "换过哪些"). */
 export const HISTORY_ZH = /变化|变过|先后|换过|改过|历史|经历|前后|一路/;

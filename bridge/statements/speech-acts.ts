@@ -1,9 +1,10 @@
 // Speech acts, decided at write time without an LLM: each clause of a memory is a statement, a question,
 // a request or an acknowledgement, and so is the memory as a whole. Only statements can set a state slot.
 import { unTexted } from "./en-phrases";
-import { ACK_EN, HEDGE_EN, LEADING_FILLER_EN, MEMORY_WRAPPER_EN, NON_ANSWER_EN, QUESTION_OPENER_EN, REQUEST_EN } from "./cues-en";
+import { ACK_EN, ASKING_PREAMBLE_EN, HEDGE_EN, LEADING_FILLER_EN, MEMORY_WRAPPER_EN, NON_ANSWER_EN, QUESTION_OPENER_EN, REQUEST_EN } from "./cues-en";
 import {
   ACK_ZH,
+  ASKING_PREAMBLE_ZH,
   HEDGE_ZH,
   LEADING_FILLER_ZH,
   MEMORY_WRAPPER_ZH,
@@ -62,9 +63,12 @@ export function readClauses(text: string, speaker: Speaker): Clause[] {
     const tagged = (asked && TAG_QUESTION.test(lastPart)) || (parts.length > 1 && UNMARKED_TAG.test(lastPart));
     const read = parts.map((part, i) => classify(part, speaker, asked && i === parts.length - 1));
     // "My passport, where is it?", "护照，放哪了？": a bare topic before the question is what it asks about.
-    // "我记得护照在抽屉里，现在还在吗？": a guess before the question is part of it.
+    // "我记得护照在抽屉里，现在还在吗？": a guess before the question is part of it, and so is why it is
+    // asked ("I forgot again, where …?", "我要给我妈打电话，她号码多少？").
     const topicOfQuestion =
-      read.length > 1 && read[read.length - 1].act === "question" && read.slice(0, -1).every((c, i) => c.act !== "statement" || isTopicPhrase(c.text) || isHedged(clean(parts[i])));
+      read.length > 1 &&
+      read[read.length - 1].act === "question" &&
+      read.slice(0, -1).every((c, i) => c.act !== "statement" || isTopicPhrase(c.text) || isHedged(clean(parts[i])) || (asked && isAskingPreamble(c.text)));
     for (const { text: content, act } of read) clauses.push({ text: content, act: tagged || topicOfQuestion ? "question" : act, sentence });
     sentence++;
   }
@@ -130,6 +134,12 @@ function isQuestion(text: string): boolean {
 
 // "X对吧", "应该是X吧", "X没错吧": put up for confirmation; a guess ending in 吧 asks too.
 const CONFIRMATION_ZH = /(?:对吧|是吧|没错吧|对不对|对么|是么|(?:应该|大概|估计|可能|好像|是).*吧)$/;
+
+// A short clause about the speaker's memory, search, apology or need ("I forgot again", "我记性太差了").
+function isAskingPreamble(text: string): boolean {
+  if (HAN.test(text)) return text.length <= 14 && ASKING_PREAMBLE_ZH.test(text);
+  return text.split(" ").length <= 8 && ASKING_PREAMBLE_EN.test(text);
+}
 
 function isHedged(text: string): boolean {
   return HEDGE_ZH.test(text) || HEDGE_EN.test(text);

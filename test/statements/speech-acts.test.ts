@@ -73,9 +73,31 @@ describe("speech acts", () => {
     expect(extractSlots(text)).toEqual([]);
   });
 
+  it.each([
+    "I forgot again, where did I put my keys?",
+    "Sorry to bother you, what's my mum's number?",
+    "I can't remember, what's dad's email?",
+    "My memory is terrible, where are the keys?",
+    "I need to call mum, what's her number?",
+    "I lost track, which day is the meeting?",
+    "I keep forgetting, what's Tom's email?",
+    "我又忘了，钥匙放哪了？",
+    "我记性太差了，护照在哪？",
+    "突然想不起来了，会议是几号？",
+    "我有点糊涂了，我现在住哪？",
+  ])("reads why the speaker asks as part of the question: %s", (text) => {
+    expect(actOf(text)).toBe("question");
+    expect(extractSlots(text)).toEqual([]);
+  });
+
   it("keeps a real statement before a question a statement", () => {
     expect(actOf("I moved it, where is the charger?")).toBe("statement");
     expect(actOf("今天很冷，不过没事")).toBe("statement");
+    // A reason-like opening that states something is not a preamble.
+    expect(actOf("I have moved the keys to the drawer, did you get that?")).toBe("statement");
+    expect(extractSlots("I have moved the keys to the drawer, did you get that?")).toEqual([{ kind: "location", subject: "key", value: "drawer" }]);
+    expect(actOf("I forgot my keys at the office.")).toBe("statement");
+    expect(actOf("钥匙放抽屉了，记住了吗？")).toBe("statement");
   });
 
   const statements = ["钥匙放在鞋柜里", "我把护照放在书桌抽屉里", "My keys are in the drawer", "I moved my passport to the safe", "我的手机号是13800000000"];

@@ -58,6 +58,19 @@ describe("a question asked after a fact", () => {
     store.close();
   });
 
+  it.each([
+    ["zh", "我妈的手机号是13912345678。", "我又忘了，我妈手机号多少来着？", "我妈的手机号是多少？"],
+    ["en", "My mum's phone number is 07700 900123.", "Sorry, I forgot again, what's my mum's number?", "What is my mum's phone number now?"],
+  ])("is not outrun by a later question that says why it asks (%s)", (_lang, fact, question, query) => {
+    const store = openStore();
+    capture(store, [{ user: fact }, { user: question }]);
+    const { results, receipt } = search(store, query);
+    expect(results[0].id).toBe(user(0));
+    expect(receipt.slots[0]).toMatchObject({ current_id: user(0), newer_statement_id: null });
+    expect(receipt.candidates.find((c) => c.id === user(1))?.act).toBe("question");
+    store.close();
+  });
+
   it("is still what recall gives after the question was asked fifty times and answered 'I don't know'", () => {
     const store = openStore();
     capture(store, [{ user: "我把护照放在书桌抽屉里了。", assistant: "好的，记住了。" }]);
