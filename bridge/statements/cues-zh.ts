@@ -42,7 +42,7 @@ export const REQUEST_ZH =
 // ("搬去新加坡长住了": how long someone stays is not where.)
 export const RESIDENCE_MOVE_ZH = "(?:搬家到|搬家去|搬到|搬去|搬来|搬回|搬进|迁到|迁居到?|移居到?|定居到|落户到?)";
 /** Verbs of living somewhere; whoever the subject, they set a residence. */
-export const RESIDENCE_LIVE_ZH = "(?:住在|住到|住进|定居在|生活在|安家在|落户在|家在|住(?!院|了|手|口|嘴|址|宿)(?=[\u4e00-\u9fffa-z]{2}))";
+export const RESIDENCE_LIVE_ZH = "(?:住在|住到|住进|定居在|生活在|安家在|落户在|家在|人在(?!公司|单位|家|医院|学校|路上|外面|车上|店里|楼下|楼上|办公室|会上|现场)|住(?!院|了|手|口|嘴|址|宿)(?=[\u4e00-\u9fffa-z]{2}))";
 /** Workplace: "在 X 工作/上班…", or a verb that lands a job at X. */
 export const WORK_NOUN_ZH = "(?:工作|上班|任职|就职|实习|打工|供职|教书|上课|当老师)";
 // After 在 + employer: a job ("当护士", "做产品"); 做 + the few everyday objects that are not a job is excluded.
@@ -71,7 +71,7 @@ export const KIND_CUES_ZH: Array<[RegExp, SlotKind]> = [
   [/哪里|哪儿|在哪|放哪|搁哪|什么地方|哪个地方|哪些地方|位置|放在|放到|放过|搁过|还在|仍在|在不在|是不是在|谁拿着|在谁那|在谁手/, "location"],
   [/什么时候|几点|哪天|几号|哪一天|哪个时间|时间|日期|星期几|周几|礼拜几|改到|推迟|提前|还是(?:每|下|这)?(?:周|星期|礼拜)/, "schedule"],
   [/喜欢|最爱|偏好|爱喝|爱吃|口味|常去|常点|常买|常用|常喝|常吃|钟情|迷上|爱上|中意|心头好|喜好/, "preference"],
-  [/住|搬|家在|家住|哪个城市|居住|城市|小区|定居|落脚|安家|生活|哪座城|落户/, "residence"],
+  [/住|搬|家在|人在|家住|哪个城市|居住|城市|小区|定居|落脚|安家|生活|哪座城|落户/, "residence"],
   [/工作|上班|公司|单位|就职|任职|实习|跳槽|入职|东家|供职|打工/, "workplace"],
   [/几(?!点|号|月|时)[\u4e00-\u9fff]|多少|数量|多重|多高|多长时间|(?:我|我们|我家)的.{1,8}(?:是什么|是啥|怎么样)/, "state"],
   [/号码|手机号|电话|邮箱|地址|微信|联系方式|联系|联络|打给|分机|内线/, "contact"],

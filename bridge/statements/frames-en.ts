@@ -32,12 +32,14 @@ const OPEN_AT = /^(?:he|she|they|he's|she's|they're|he is|she is|they are)(?:\s+
 const OPEN_CONTACT = /^(?:(?:use|it's|it is|now|the new one is|new one is)\s+)*([+(]?[0-9][0-9\s\-().]{5,}[0-9]|[^\s@]+@[^\s@]+\.[a-z]{2,})(?:\s+now|\s+from now on)?$/;
 
 // "favourite band has changed again", "my favourite colour": a preference whose new value follows.
+// "if I had to pick a tea now": the favourite of that category follows ("it'd be jasmine").
+const IF_I_PICKED = /^if i (?:had|have|were|was) to (?:pick|choose|name|go with) (?:a |an |one |my )?(?:favou?rite\s+)?([a-z]+(?: (?!now\b|today\b|these\b|right\b)[a-z]+)?)(?:\s+(?:now|today|these days|right now))?$/;
 const FAVOURITE_FRAME = /^(?:(my|our|[a-z]+'s)\s+)?(?:new\s+|current\s+)?favou?rite\s+([a-z]+(?: (?!has\b|have\b|changed\b|switched\b|again\b|now\b)[a-z]+)?)(?:\s+(?:has|have))?(?:\s+(?:changed|switched))?(?:\s+(?:again|now|these days|lately))*$/;
 // "marco has moved on again", "last i heard from raj": a named person the next clause's he/she is about.
 const PERSON_FIRST = /^([a-z]+(?: [a-z]+)?)(?:'s\s+(?:moved|gone|left|got|been|just|finally|recently)|\s+(?:has|have|had|is|was|got|just|finally|recently|went|moved|left|quit))\b/;
 const HEARD_FROM = /\b(?:heard from|talked to|spoke to|spoke with|caught up with|chatted with)\s+([a-z]+)$/;
 // "it's all green tea now", "fleetwood mac": a preference's new value after a frame that named the preference.
-const OPEN_PREFERENCE = /^(?:(?:it's|it is|now it's|now it is|it is now|it's now)(?:\s+all)?\s+)?([a-z][a-z' &-]{1,40}?)(?:\s+(?:now|these days|lately|again|weirdly|honestly|actually))*$/;
+const OPEN_PREFERENCE = /^(?:(?:it's|it is|now it's|now it is|it is now|it's now|it would be|it'd be|i would go with|i'd go with|i would pick|i'd pick|i would say|i'd say)(?:\s+all)?\s+)?([a-z][a-z' &-]{1,40}?)(?:\s+(?:now|these days|lately|again|weirdly|honestly|actually))*$/;
 
 // "correction on the camping tent", "update on the dentist": the subject of what follows.
 const ABOUT = /^(?:correction|update|news|change|heads up)\s+(?:on|about|re|for)\s+(.+?)(?::.*)?$/;
@@ -45,6 +47,8 @@ const ABOUT = /^(?:correction|update|news|change|heads up)\s+(?:on|about|re|for)
 const NOUN_PHRASE = /^(?:the|my|our|[a-z]+'s)\s+[a-z][a-z' -]*$/;
 
 export function frameOfEnglish(text: string): SlotFrame | undefined {
+  const picked = IF_I_PICKED.exec(text);
+  if (picked) return { subject: SELF, kind: "preference", attribute: preferenceCategory(picked[1]) };
   const favourite = FAVOURITE_FRAME.exec(text);
   if (favourite) {
     const owner = normalisePerson((favourite[1] ?? "my").replace(/'s$/, ""));

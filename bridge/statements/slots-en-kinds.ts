@@ -115,7 +115,8 @@ const TOP_IS = /^(?:(my|our|[a-z]+'s)\s+)?(?:top|number one|no\. 1)\s+(.+?)(\s+(
 // "of all instrument options i enjoy ukulele the most": the category named first.
 const OF_ALL_MOST = /^of all(?: the)? ([a-z]+(?: [a-z]+)?)(?: options| choices| kinds| types)?,? (i|we) (?:enjoy|like|love|prefer) (.+?) (?:the )?(?:most|best)$/;
 // "i can't get enough of jasmine lately", "i'm hooked on olives": a liking without its category.
-const CANT_GET_ENOUGH = /^(i|we)(?: really)? (?:can't|cannot|can not) get enough of (.+?)$|^(i|we)(?: am|'m| have become| have got| got| became)? (?:hooked on|mad about|crazy about|obsessed with) (.+?)$/;
+// "been obsessed with jasmine recently": the speaker left out, the when dropped.
+const CANT_GET_ENOUGH = /^(i|we)(?: really)? (?:can't|cannot|can not) get enough of (.+?)(?:\s+(?:recently|lately|these days|now|right now|at the moment))*$|^(?:(i|we)(?: am|'m| have become| have got| got| became| have been| had been)? |(?:been|totally|really) )?(?:hooked on|mad about|crazy about|obsessed with) (.+?)(?:\s+(?:recently|lately|these days|now|right now|at the moment))*$/;
 // "i'd pick tulips over any other flower now": the one picked over every other of a category is the favourite.
 const PICK_OVER = /^(i|we)(?:'d| would)?\s+(?:pick|choose|take|go for)\s+(.+?)\s+over\s+any\s+other\s+([a-z]+(?: [a-z]+)??)(?:\s+(?:now|these days|lately|nowadays))?$/;
 
@@ -132,7 +133,7 @@ export function matchPreference(text: string): Match {
   const ofAll = OF_ALL_MOST.exec(text);
   if (ofAll) return preferenceSlot(ofAll[2], preferenceCategory(ofAll[1]), ofAll[3], false);
   const enough = CANT_GET_ENOUGH.exec(text);
-  if (enough) return preferenceSlot(enough[1] ?? enough[3], weakCategory(undefined), normaliseValue(enough[2] ?? enough[4]), false);
+  if (enough) return preferenceSlot(enough[1] ?? enough[3] ?? "i", weakCategory(undefined), normaliseValue(enough[2] ?? enough[4]), false);
   const pick = PICK_OVER.exec(text);
   if (pick) return preferenceSlot("i", preferenceCategory(pick[3]), pick[2], false);
   const top = TOP_IS.exec(text);

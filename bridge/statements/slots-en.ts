@@ -25,7 +25,7 @@ const POSTURE = "(?:\\s+(?:hanging|sitting|lying|standing|parked|stored|kept|sta
 const COPULA = new RegExp(`^(.+?)\\s+${BE}${STILL}${POSTURE}\\s+${PREP}\\s+(.+)$`);
 // An actor of up to three words ("i", "my mom"), or none for the imperative "put the keys in…".
 const ACTIVE_PLACE = new RegExp(
-  `^(?:(?:[a-z'-]+\\s+){1,3}?)?(?:(?:have|has|had|just|already|finally|also|started|now|always)\\s+)*${PLACE_VERB}\\s+(.+?)\\s+(?:back\\s+|in\\s+(?=behind|under|next))?(?:${PREP}|to)\\s+(.+)$`,
+  `^(?:(?:[a-z'-]+\\s+){1,3}?)?(?:(?:have|has|had|just|already|finally|also|started|now|always)\\s+)*${PLACE_VERB}\\s+(.+?)\\s+(?:(?:back|away)\\s+|in\\s+(?=behind|under|next))?(?:${PREP}|to)\\s+(.+)$`,
 );
 // "final answer on the dentist: march 15th, 9am", "latest blood pressure reading: 120/80": a label, then a
 // value whose shape (a time, a number) says which kind of slot.
@@ -77,6 +77,22 @@ const TENSES: Array<[RegExp, string]> = [
   [/^((?!.*\b(?:is|are|am|was|were|has|have|had|do|does|did|will|got|get|put|moved|left|kept|keep|stored|hid|parked|stashed|tucked|dropped|placed|stuck|shoved|popped|tossed|threw|slipped|lives?|works?|i|we|he|she|they)\b)(?:my |our |the )?[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2}) (in|on|under|behind|inside|at|next to) (the|my|our) (?=.*\b(?:now|these days|at the moment|for now)$)/, "$1 is $2 $3 "],
   // "going forward my mum lives in…", "today the keys went in…": when, not what.
   [/^(?:going forward|from now on|as of today|today|these days),?\s+/, ""],
+  // "to be safe i tucked…", "for work my sister moved…", "after some back and forth the dentist landed on…":
+  // why or when, not what. The phrase holds no pronoun, so "after i moved the keys" stays whole.
+  // "for workouts i prefer…" names a category, so only a fixed few "for" phrases go.
+  [/^(?:to be safe|just in case|in the end|eventually|after all|for (?:work|school|the record|now|safety|safekeeping|a (?:job|new job|while)))\s+/, ""],
+  [/^(?:because of|due to|thanks to|after|before)\s+(?!(?:i|we|he|she|they)\b)\S+(?:\s+(?!(?:i|we|he|she|they)\b)\S+){0,4}?\s+(?=(?:i|we|my|our|the|his|her|their)\s)/, ""],
+  // "ended up leaving the keys in…": what was done.
+  [/^(?:i\s+|we\s+)?(?:ended up|wound up)\s+leaving\b/, "i left"],
+  [/^(?:i\s+|we\s+)?(?:ended up|wound up)\s+(?:putting|sticking)\b/, "i put"],
+  [/^(?:i\s+|we\s+)?(?:ended up|wound up)\s+(keep|stor|park|stash|hid|tuck|plac)(?:ing|ping|ding|king)\b/, "i $1ed"],
+  [/\bmoved (?:out|over|away|back) to\b/g, "moved to"],
+  // "…held steady at 70 kg this week": the week is when, the value is 70 kg.
+  [/(\d\s*[a-z%]*)\s+(?:this|last) (?:week|month|morning|year)$/, "$1"],
+  // "that makes 5 plants for me": a running total.
+  [/^(?:that|this) makes (\d+) (.+?)(?:\s+(?:for me|in total|altogether|now))*$/, "i have $1 $2"],
+  // "my weight held steady at 70 kg": a measure that stayed is its value.
+  [/\b(?:held|stayed|stays|holds|remained|remains|is holding|has held|has stayed)(?: steady| stable| flat)? at\b/g, "is"],
   [/\b(?:was|got) (?:switched|updated) (?:over )?to\b/g, "changed to"],
   [/\bswitched over to\b/g, "switched to"],
   [/\b(?:slipped|slid|got pushed|got moved|got bumped|got shifted) to\b/g, "has been moved to"],

@@ -92,8 +92,9 @@ export function matchQuantity(text: string): Match {
 
 export function matchMeasure(text: string): Match {
   const measured = MEASURE.exec(text) ?? MEASURE_TO.exec(text);
-  // "wx_liuyang3601": digits glued to Latin letters are part of a handle, not a measure.
-  if (measured && /[a-z_]$/.test(measured[1])) return undefined;
+  // "wx_liuyang3601", "zhaolei504@163.com": digits glued to Latin letters or inside an address are part of
+  // a handle, not a measure.
+  if (measured && (/[a-z_@.+-]$/.test(measured[1]) || measured[1].includes("@"))) return undefined;
   const value = measured ? stripParticles(measured[2]) : "";
   // "跑了五公里", "午饭花了三十块": 了 right before the number reports what was done, not a measure.
   // "55次每分钟" is a rate, not a count of times.

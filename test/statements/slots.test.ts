@@ -144,6 +144,20 @@ describe("extractSlots", () => {
     ["Today my favourite flower became tulips.", slot("preference", SELF, "tulips", "flower")],
     ["Going forward my mum lives in Madrid.", slot("residence", "mom", "madrid")],
     ["My sister changed jobs from Initech to Oscorp.", slot("workplace", "sister", "oscorp")],
+    ["乐器的话，我现在首选尤克里里。", slot("preference", SELF, "尤克里里", "乐器")],
+    ["我表哥现在人在长沙，已经安顿好了。", slot("residence", "表哥", "长沙")],
+    ["我舅舅换了新邮箱，是zhaolei504@163.com。", slot("contact", "舅", "zhaolei504@163.com", "email")],
+    ["To be safe I tucked the sewing kit away in the desk drawer.", location("sewing kit", "desk drawer")],
+    ["Ended up leaving the keys in the drawer.", location("key", "drawer")],
+    ["After some back and forth the thesis defence landed on Friday at 2pm.", slot("schedule", "thesis defence", "friday at 2pm")],
+    ["Heard back: the picnic will be Friday at 2pm.", slot("schedule", "picnic", "friday at 2pm")],
+    ["If I had to pick a tea now, it'd be jasmine.", slot("preference", SELF, "jasmine", "tea")],
+    ["Been obsessed with jasmine recently.", slot("preference", SELF, "jasmine", "~")],
+    ["My weight held steady at 70 kg this week.", state(SELF, "weight", "70 kg")],
+    ["That makes 5 plants for me.", state(SELF, "plant", "5")],
+    // Not read as a reason or a place: a "for" that names the category, a 人在 at work.
+    ["For workouts I prefer swimming now", slot("preference", SELF, "swimming", "sport")],
+    ["我人在公司，钥匙在抽屉里。", location("钥匙", "抽屉")],
   ])("reads the development phrasing %s", (text, expected) => {
     expect(extractSlots(text)).toEqual([expected]);
   });

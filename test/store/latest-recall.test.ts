@@ -284,7 +284,7 @@ describe("a change the slot grammar cannot read", () => {
 
   it("is found however many statements about the subject's other slots came after it", () => {
     const store = openStore();
-    capture(store, [{ user: "我妹住在武汉。" }, { user: "我爸住在成都。" }, { user: "我爸如今人在武汉。" }]);
+    capture(store, [{ user: "我妹住在武汉。" }, { user: "我爸住在成都。" }, { user: "我爸如今在武汉那边生活得挺好。" }]);
     capture(store, Array.from({ length: 150 }, (_, i) => ({ user: `我爸在第${i}号工地上班。` })), 3);
     const { results, receipt } = search(store, "我爸现在住在哪？");
     expect(receipt.slots.find((s) => s.kind === "location")).toMatchObject({ current_id: user(1), newer_statement_id: user(2) });
