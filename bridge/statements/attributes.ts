@@ -145,6 +145,8 @@ export function preferenceCategory(raw: string): string {
   // "花里我最爱百合": the category is 花; "best of all the film genre options": the film genre.
   const phrase = stripAttributeModifiers(raw)
     .replace(/^(?:的|to\s+)/, "")
+    // "你最爱的水果多半是苹果": a hedge before 是 is how sure, not the category.
+    .replace(/(?:多半|应该|大概|估计|可能|好像|也许|或许|肯定|一定)+$/, "")
     .replace(/(?:的话|里面|里|当中|之中|中)$/, "")
     .replace(/\s+(?:options?|choices?|kinds?|types?)$/, "")
     .trim();

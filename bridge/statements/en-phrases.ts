@@ -89,8 +89,11 @@ const TRAILING_REASON = /\s+(?:now that|because|since|so that|as of|after the|wh
 const TRAILING_ORIGIN = /\s+from\s+[a-z][a-z' -]*$/;
 const LEADING_TIME = /^(?:right now|now|currently|these days|nowadays|lately|at the moment|at present),?\s+/;
 
+const LEADING_HEDGE = /^(?:most likely|more than likely|very likely|probably|likely|possibly|maybe|perhaps|definitely|surely|apparently|presumably)\s+/;
+
 export function normaliseValue(raw: string): string {
-  return raw.replace(TRAILING_REASON, "").replace(TRAILING_TIME, "").replace(TRAILING_ORIGIN, "").replace(LEADING_TIME, "").replace(DETERMINERS, "").trim();
+  // "is most likely animation": a hedge is how sure, not what.
+  return raw.replace(TRAILING_REASON, "").replace(TRAILING_TIME, "").replace(TRAILING_ORIGIN, "").replace(LEADING_TIME, "").replace(LEADING_HEDGE, "").replace(DETERMINERS, "").trim();
 }
 
 /** A time value keeps its time words ("tomorrow at 9am"); only connectives and spacing are normalised. */

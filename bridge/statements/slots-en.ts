@@ -13,7 +13,7 @@ import { SELF } from "./zh-phrases";
 // a change verb only, since "set the alarm to 7am" would otherwise read as a placement.
 const PREP = "(?:in front of|on top of|next to|inside of|inside|underneath|under|beneath|behind|beside|near|within|in|on|at|into|onto|with)";
 const BE = "(?:is|are|am)";
-const STILL = "(?:\\s+(?:now|still|currently|already|always|usually))*";
+const STILL = "(?:\\s+(?:now|still|currently|already|always|usually|probably|likely|most likely|maybe|possibly|definitely))*";
 const PLACE_VERB =
   "(?:relocated|relocate|put|puts|placed|place|places|moved|move|moves|left|leave|leaves|kept|keep|keeps|keeping|stored|store|stores|hid|hidden|hide|hides|parked|park|parks|stashed|stash|tucked|dropped|locked|filed|plugged|stuck|stick|shoved|popped|tossed|chucked|threw|slipped)";
 const CHANGE_VERB = "(?:changed|changes|switched|switches|updated|updates)";
@@ -61,6 +61,8 @@ const LEADING_FILLER =
 const REPORTED = /^((?:my\s+|the\s+|our\s+)?[a-z]+(?:'s)?(?:\s+[a-z]+)?)\s+(?:says|said|told me|mentioned|texted|wrote|reckons|tells me)(?:\s+that)?\s+(?=\S+\s+\S+)/;
 // Future and progressive forms of a change say the same as the past: "is going to be", "is going up to".
 const TENSES: Array<[RegExp, string]> = [
+  // "your sister most likely lives in paris", "the book club is probably friday": how sure, not what.
+  [/\b(?:most likely|more than likely|very likely|probably|possibly|presumably|definitely|surely)\s+/g, ""],
   [/\b(?:is|are|am) going to be\b/g, "will be"],
   [/\b(?:is|are) (?:going|heading|creeping|climbing) (up|down) to\b/g, "went $1 to"],
   [/\b(?:has|have) (?:gone|been going) (up|down) to\b/g, "went $1 to"],

@@ -12,7 +12,8 @@ const LEADING_TIME = /^(?:今天|昨天|前天|明天|现在|目前|如今|刚�
 const LEADING_NOISE =
   /^(?:我们的|咱们的|你们的|他们的|她们的|我的|你的|他的|她的|它的|今天|昨天|现在|刚才|刚刚|已经|我们|咱们|你们|他们|她们|我|你|他|她|它|又|还|也|都|就|的|[这那一两几每][个只把件台辆部本张支块串双套条家所间位])+/;
 const TRAILING_PARTICLES = /(?:了|的|呢|啊|吧|啦|哦|呀|哈|嘛|喽)+$/;
-const TRAILING_ADVERBS = new RegExp(`${ADVERBS}$`);
+// "你最爱的水果多半是苹果": a hedge before 是 is no part of what is named.
+const TRAILING_ADVERBS = new RegExp(`(?:${ADVERBS}|多半|应该|大概|估计|可能|好像|也许|或许|肯定|一定)*$`);
 // "小林去年搬去了厦门": when it happened is not who.
 const TRAILING_TIME_WORDS = /(?:现今|现阶段|这阵子|这段时间|这几天|这会儿|此刻|眼下|当下|此时|最近|后来|现在|目前|如今|以后|今后|去年|今年|明年|前年|上个月|这个月|下个月|上周|这周|下周|昨天|今天|前天)+$/;
 // Longest first so "里面" goes whole; a localiser is only dropped when two characters remain,

@@ -228,7 +228,9 @@ function askedSlots(index: SlotIndex, query: SlotQuery): AskedSlot[] {
     // "怎么联系房东": a way to reach someone, no field named, asks for every contact field of theirs.
     const anyField = slot.kind === "contact" && query.kinds.has("contact") && !fieldNamed;
     if (subjectScore === 0 || (slot.attribute !== undefined && attributeScore === 0 && !anyField)) continue;
-    const fits = asksForKind(slot, query.kinds);
+    // "Every daily step goal reading I've had?": the speaker's own measure or count named exactly is asked, whatever the
+    // question words (here "reading" would ask for a favourite book).
+    const fits = asksForKind(slot, query.kinds) || (slot.kind === "state" && slot.subject === SELF && query.firstPerson && attributeScore >= 2 * ATTRIBUTE_BONUS && isMeasured(index, key));
     // A query for how something is now ("我现在头发什么颜色", "What's the dentist appointment now?") asks about
     // what it names exactly, whatever its question words; a person named so is not asked where they live or work.
     const namedExactly = query.current && (slot.subject === SELF ? attributeScore >= 2 * ATTRIBUTE_BONUS : subjectScore >= EXACT_BONUS && !isPersonSlot(index, slot));
@@ -248,6 +250,12 @@ function askedSlots(index: SlotIndex, query: SlotQuery): AskedSlot[] {
     .sort((a, b) => b.score - a.score || b.newest - a.newest || (a.slot.key < b.slot.key ? -1 : 1))
     .slice(0, MAX_ASKED_SLOTS)
     .map((s) => s.slot);
+}
+
+/** Whether a state slot holds numbers ("12000 steps", "2"): a measure or a count, not a hair colour or a car. */
+function isMeasured(index: SlotIndex, key: string): boolean {
+  const chain = index.chain(key);
+  return chain.length > 0 && /[0-9]/.test(chain[chain.length - 1].slot.value);
 }
 
 /** Whether a slot is about a person: where they live or work, or how to reach them. */

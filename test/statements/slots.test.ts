@@ -155,11 +155,21 @@ describe("extractSlots", () => {
     ["Been obsessed with jasmine recently.", slot("preference", SELF, "jasmine", "~")],
     ["My weight held steady at 70 kg this week.", state(SELF, "weight", "70 kg")],
     ["That makes 5 plants for me.", state(SELF, "plant", "5")],
+    ["现在乌龟攒到2只了。", state(SELF, "乌龟", "2")],
+    ["The book club is most likely Friday at 2pm.", slot("schedule", "book club", "friday at 2pm")],
     // Not read as a reason or a place: a "for" that names the category, a 人在 at work.
     ["For workouts I prefer swimming now", slot("preference", SELF, "swimming", "sport")],
     ["我人在公司，钥匙在抽屉里。", location("钥匙", "抽屉")],
   ])("reads the development phrasing %s", (text, expected) => {
     expect(extractSlots(text)).toEqual([expected]);
+  });
+
+  it.each([
+    ["你最爱的水果多半是苹果。", slot("preference", SELF, "苹果", "fruit")],
+    ["Your favourite film genre is most likely animation.", slot("preference", SELF, "animation", "film genre")],
+    ["Your sister most likely lives in Paris.", slot("residence", "sister", "paris")],
+  ])("reads an assistant's hedged answer as the value, not a category '水果多半' or a value 'most likely …': %s", (text, expected) => {
+    expect(extractSlots(text, "assistant")).toEqual([expected]);
   });
 
   it("does not take a time for a category", () => {

@@ -434,6 +434,16 @@ describe("timeline mode and recency", () => {
     store.close();
   });
 
+  it("asks the speaker's own measure a query names exactly, whatever its other words suggest", () => {
+    const store = openStore();
+    capture(store, [{ user: "My daily step goal is 8000 steps." }, { user: "My favourite book is Dune." }, { user: "Lately my daily step goal dropped to 6000 steps." }, { user: "My daily step goal held steady at 7000 steps this week." }]);
+    // "reading" alone would ask for the favourite book.
+    const { results, receipt } = search(store, "Every daily step goal reading I've had?", { timeline: true });
+    expect(receipt.slots.map((s) => [s.kind, s.attribute])).toEqual([["state", "step goal"]]);
+    expect(results.map((r) => r.id).filter((id) => id !== user(1))).toEqual([user(0), user(2), user(3)]);
+    store.close();
+  });
+
   it("tells a thing's story in order: every statement naming it, not someone else's, not another colour's", () => {
     const store = openStore();
     capture(store, [
