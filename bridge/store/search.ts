@@ -82,7 +82,7 @@ export function runSearch(view: SearchView, request: SearchRequest): SearchRespo
   const denseDone = performance.now();
 
   const usable = (doc: number) => (mask === undefined || mask[doc] === 1) && view.record(doc) !== undefined && !view.record(doc)!.quarantine;
-  const slots = recallSlots(view.slotIndex, request.query, usable);
+  const slots = recallSlots(view.slotIndex, request.query, usable, { timeline: request.timeline === true });
   const mentions = request.timeline ? new Map<number, number>() : newerMentions(view, slots, usable);
   const slotDocs = request.timeline ? timelineDocs(view, request.query, slots, usable, request.topK) : slots.heads.flatMap((head) => [mentions.get(head.doc), head.doc]);
   const slotOrder = new Map<number, number>();

@@ -46,10 +46,13 @@ export interface SlotRecall {
   history(limit: number): SlotEntry[];
 }
 
-/** `usable(doc)`: live, in scope and not quarantined; only such statements are shown or replace anything. */
-export function recallSlots(index: SlotIndex, query: string, usable: (doc: number) => boolean): SlotRecall {
+/**
+ * `usable(doc)`: live, in scope and not quarantined; only such statements are shown or replace anything.
+ * `timeline`: the query asks for a history, so a subject it names exactly is asked whatever its question words.
+ */
+export function recallSlots(index: SlotIndex, query: string, usable: (doc: number) => boolean, options: { timeline?: boolean } = {}): SlotRecall {
   const slotQuery = index.size === 0 ? undefined : readSlotQuery(query);
-  const named = slotQuery === undefined ? [] : askedSlots(index, slotQuery);
+  const named = slotQuery === undefined ? [] : askedSlots(index, slotQuery, options.timeline === true);
   // Weak preferences that joined a category by their verb alone are shown, but replace no named value.
   const byVerbOnly = new Set<SlotEntry>();
   // Weak preferences whose verb fits this category and another named one: a timeline shows them, latest does not.
@@ -202,7 +205,7 @@ function bare(value: string): string {
  * kind ("where", "when", "住", "工作", "多少"), except for a named contact field or preference category.
  * When question words point at some kinds, slots of other kinds are dropped.
  */
-function askedSlots(index: SlotIndex, query: SlotQuery): AskedSlot[] {
+function askedSlots(index: SlotIndex, query: SlotQuery, timeline: boolean): AskedSlot[] {
   const subjectHits: QueryPhrase[] = [];
   const attributeHits: QueryPhrase[] = [];
   // One Han character names an attribute only in a question about counts or preferences ("几只猫", "哪种花").
@@ -230,13 +233,18 @@ function askedSlots(index: SlotIndex, query: SlotQuery): AskedSlot[] {
     if (subjectScore === 0 || (slot.attribute !== undefined && attributeScore === 0 && !anyField)) continue;
     // "Every daily step goal reading I've had?": the speaker's own measure or count named exactly is asked, whatever the
     // question words (here "reading" would ask for a favourite book).
-    const fits = asksForKind(slot, query.kinds) || (slot.kind === "state" && slot.subject === SELF && query.firstPerson && attributeScore >= 2 * ATTRIBUTE_BONUS && isMeasured(index, key));
+    const exact = slot.subject === SELF ? attributeScore >= 2 * ATTRIBUTE_BONUS : subjectScore >= EXACT_BONUS;
+    // A history of what the query names exactly ("护照的存放记录", "the book club over the months") is that
+    // thing's story, whatever kind its words suggest or leave out.
+    const fits =
+      asksForKind(slot, query.kinds) ||
+      (timeline && exact) ||
+      (slot.kind === "state" && slot.subject === SELF && query.firstPerson && attributeScore >= 2 * ATTRIBUTE_BONUS && isMeasured(index, key));
     // A query for how something is now ("我现在头发什么颜色", "What's the dentist appointment now?") asks about
     // what it names exactly, whatever its question words; a person named so is not asked where they live or work.
     const namedExactly = query.current && (slot.subject === SELF ? attributeScore >= 2 * ATTRIBUTE_BONUS : subjectScore >= EXACT_BONUS && !isPersonSlot(index, slot));
     if (!fits && !namedExactly && !(attributeScore > 0 && (slot.kind === "contact" || slot.kind === "preference"))) continue;
     const chain = index.chain(key);
-    const exact = slot.subject === SELF ? attributeScore >= 2 * ATTRIBUTE_BONUS : subjectScore >= EXACT_BONUS;
     const score = subjectScore + attributeScore + (fitsSpecifically(slot, query.kinds) ? KIND_BONUS : 0);
     scored.push({
       slot: { ...slot, exact, score },

@@ -434,6 +434,20 @@ describe("timeline mode and recency", () => {
     store.close();
   });
 
+  it.each([
+    ["zh", ["读书会在周五晚上7点。", "读书会改到周六下午3点了。", "读书会定在周日上午10点。"], "读书会的来龙去脉"],
+    ["en", ["The book club is on Friday at 7pm.", "The book club was moved to Saturday at 3pm.", "The book club is set for Sunday at 10am."], "The book club, start to finish"],
+  ])("follows in timeline mode what the query names exactly, though no word says which kind (%s)", (_lang, statements, query) => {
+    const store = openStore();
+    capture(store, statements.map((text) => ({ user: text })));
+    const { results, receipt } = search(store, query, { timeline: true });
+    expect(receipt.slots.map((s) => s.kind)).toEqual(["schedule"]);
+    expect(results.map((r) => r.id)).toEqual([user(0), user(1), user(2)]);
+    // Latest mode reads question words as before: without one, nothing is asked.
+    expect(search(store, query).receipt.slots).toEqual([]);
+    store.close();
+  });
+
   it("asks the speaker's own measure a query names exactly, whatever its other words suggest", () => {
     const store = openStore();
     capture(store, [{ user: "My daily step goal is 8000 steps." }, { user: "My favourite book is Dune." }, { user: "Lately my daily step goal dropped to 6000 steps." }, { user: "My daily step goal held steady at 7000 steps this week." }]);
