@@ -15,7 +15,7 @@ import { buildReceipt, type DenseOutcome, type FallbackReason, type Receipt } fr
 import type { ScopeMasks } from "./scope-masks";
 import type { SlotIndex } from "./slot-index";
 import { mentionsOf, newerMention, thingMentions } from "./slot-mentions";
-import { recallSlots, type SlotRecall } from "./slot-recall";
+import { isMoveToWorkplace, recallSlots, type SlotRecall } from "./slot-recall";
 import { bindingOf, type VectorSpaces } from "./vector-spaces";
 
 export interface SearchRequest {
@@ -220,7 +220,8 @@ function collapse(view: SearchView, candidates: FusedCandidate[], slots: SlotRec
         text: record.text,
         // The slot index found it from the query's own words, which is lexical evidence.
         lexical: c.lexicalRank !== undefined || slotOrder.has(c.doc),
-        slots: view.slots(c.doc),
+        // "My grandma moved to Globex": a move to a workplace changes the job, not the home.
+        slots: view.slots(c.doc).map((slot) => (isMoveToWorkplace(view.slotIndex, slot) ? { ...slot, kind: "workplace" as const } : slot)),
         authoritative: view.slotIndex.has(c.doc),
       };
     }),

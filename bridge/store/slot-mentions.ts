@@ -11,7 +11,7 @@ import type { SpeechAct } from "../statements/speech-acts";
 import { hasSlotAuthority } from "./record-statements";
 import type { MemoryRecord } from "./records";
 import type { SlotEntry, SlotIndex } from "./slot-index";
-import type { AskedSlot } from "./slot-recall";
+import { isMoveToWorkplace, type AskedSlot } from "./slot-recall";
 
 // A subject's postings are read whole, but only this many of the statements among them are read in full.
 const MAX_CHECKED = 64;
@@ -81,7 +81,14 @@ function slotNamer(view: MentionView, asked: AskedSlot): (doc: number) => boolea
 function maySetSlot(view: MentionView, doc: number, asked: AskedSlot): boolean {
   const record = view.record(doc);
   // An assistant repeating a stale recall must not pass for a change.
-  return record !== undefined && hasSlotAuthority(record.source_type) && view.act(doc) === "statement" && setsNoOtherSlot(view.slots(doc), asked);
+  return (
+    record !== undefined &&
+    hasSlotAuthority(record.source_type) &&
+    view.act(doc) === "statement" &&
+    setsNoOtherSlot(view.slots(doc), asked) &&
+    // "My grandma moved to Globex": a move to a workplace is a job, not a home.
+    !(predicateOf(asked.kind) === "location" && view.slots(doc).some((slot) => isMoveToWorkplace(view.slotIndex, slot)))
+  );
 }
 
 /** A statement the grammar read as another slot is about that slot; one read as this slot's kind with a longer-cut subject is not. */

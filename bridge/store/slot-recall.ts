@@ -55,9 +55,11 @@ export function recallSlots(index: SlotIndex, query: string, usable: (doc: numbe
   const named = slotQuery === undefined ? [] : askedSlots(index, slotQuery, options.timeline === true);
   // Weak preferences that joined a category by their verb alone are shown, but replace no named value.
   const byVerbOnly = new Set<SlotEntry>();
+  // A person's moves to a workplace, read into their workplace chain: they do not make another home a member.
+  const borrowed = new Set<SlotEntry>();
   // Weak preferences whose verb fits this category and another named one: a timeline shows them, latest does not.
   const mayBelong = new Map<string, SlotEntry[]>();
-  const { asked, chains: allChains } = sameThingUnderTwoNames(named, named.map((slot) => chainOf(index, slot, byVerbOnly, mayBelong)));
+  const { asked, chains: allChains } = sameThingUnderTwoNames(named, named.map((slot) => chainOf(index, slot, byVerbOnly, mayBelong, borrowed)));
   const chains = allChains.map((chain) => chain.filter((entry) => usable(entry.doc)));
   const newest = chains.map((chain) => chain[chain.length - 1]);
   // In match order: the slot the query names exactly first ("钥匙" before "车钥匙", which may be another thing),
@@ -78,7 +80,7 @@ export function recallSlots(index: SlotIndex, query: string, usable: (doc: numbe
       let best: SlotEntry | undefined;
       chains.forEach((chain, i) => {
         // A statement under either of a merged pair's names belongs to the chain.
-        const member = sameSlot(slot, { ...asked[i], value: "" }) || chain.some((entry) => sameName(entry.slot, slot) && !byVerbOnly.has(entry));
+        const member = sameSlot(slot, { ...asked[i], value: "" }) || chain.some((entry) => sameName(entry.slot, slot) && !byVerbOnly.has(entry) && !borrowed.has(entry));
         if (!member) return;
         for (let at = chain.length - 1; at >= 0 && chain[at].timestampMs > afterMs; at--) {
           if (byVerbOnly.has(chain[at]) || !valuesConflict(slot.kind, chain[at].slot.value, slot.value)) continue;
@@ -158,8 +160,14 @@ function replaces(newer: SlotEntry, older: SlotEntry): boolean {
  * subject ("I'm really into espresso", "我现在更喜欢吃坚果") whose value it has held and no other named
  * category of that subject has: the value tells which favourite they change.
  */
-function chainOf(index: SlotIndex, slot: AskedSlot, byVerbOnly: Set<SlotEntry>, mayBelong: Map<string, SlotEntry[]>): SlotEntry[] {
+function chainOf(index: SlotIndex, slot: AskedSlot, byVerbOnly: Set<SlotEntry>, mayBelong: Map<string, SlotEntry[]>, borrowed: Set<SlotEntry>): SlotEntry[] {
   const own = index.chain(slot.key);
+  if (slot.kind === "location") return own.filter((entry) => !isMoveToWorkplace(index, entry.slot));
+  if (slot.kind === "workplace") {
+    const moves = index.chain(slotKey({ kind: "location", subject: slot.subject })).filter((entry) => isMoveToWorkplace(index, entry.slot));
+    for (const entry of moves) borrowed.add(entry);
+    return [...own, ...moves].sort((a, b) => a.timestampMs - b.timestampMs || a.doc - b.doc);
+  }
   if (slot.kind !== "preference" || slot.attribute === undefined || isWeakCategory(slot.attribute)) return [...own];
   const values = new Set(own.map((entry) => bare(entry.slot.value)));
   const elsewhere = new Set<string>();
@@ -191,6 +199,17 @@ function chainOf(index: SlotIndex, slot: AskedSlot, byVerbOnly: Set<SlotEntry>, 
     if (ambiguous.length > 0) mayBelong.set(slot.key, ambiguous);
   }
   return [...own, ...members].sort((a, b) => a.timestampMs - b.timestampMs || a.doc - b.doc);
+}
+
+/**
+ * "My grandma moved to Globex from Umbrella Labs": a person who moved to what some statement names as a
+ * workplace changed jobs, not homes. Only people (someone with a workplace or a home on record) and only a
+ * move, never "lives in"; a thing left at a company ("the laptop is at Initech") stays where it is.
+ */
+export function isMoveToWorkplace(index: SlotIndex, slot: StateSlot): boolean {
+  if (slot.kind !== "location" || !index.isKnownValue("workplace", bare(slot.value))) return false;
+  const subject = slot.subject;
+  return index.chain(slotKey({ kind: "workplace", subject })).length > 0 || index.chain(slotKey({ kind: "location", subject })).some((e) => e.slot.kind === "residence");
 }
 
 function bare(value: string): string {

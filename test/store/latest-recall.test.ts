@@ -186,6 +186,26 @@ describe("changes that are not locations", () => {
     store.close();
   });
 
+  it("reads a person's move to a known workplace as a job change, and a thing left there as where it is", () => {
+    const store = openStore();
+    capture(store, [
+      { user: "My uncle works at Globex." },
+      { user: "My grandma works at Initech." },
+      { user: "My grandma lives in Prague." },
+      { user: "My grandma moved to Globex from Umbrella Labs." },
+      { user: "I left the laptop at Globex." },
+    ]);
+    const home = search(store, "Which city does my grandma live in?");
+    expect(home.results[0].id).toBe(user(2));
+    expect(home.receipt.conflicts.map((c) => c.id)).not.toContain(user(2));
+    const job = search(store, "Where does my grandma work now?");
+    expect(job.results[0].id).toBe(user(3));
+    expect(job.receipt.slots[0]).toMatchObject({ kind: "workplace", current_id: user(3) });
+    expect(job.receipt.conflicts).toEqual(expect.arrayContaining([expect.objectContaining({ id: user(1), superseded_by: user(3) })]));
+    expect(search(store, "Where is my laptop?").results[0].id).toBe(user(4));
+    store.close();
+  });
+
   it("answers where someone works with their workplace even when where they live changed later", () => {
     const store = openStore();
     capture(store, [{ user: "My aunt now works at Wonka." }, { user: "My aunt lives in Leeds now." }]);
