@@ -42,7 +42,7 @@ export const QUESTION_OPENER_EN = new RegExp(
     "|(?:is|are|am|was|were|does|did|can|could|will|would|should|shall|isn't|aren't|wasn't|weren't|doesn't|didn't|haven't|hasn't|won't|can't|couldn't|wouldn't|shouldn't)\\s+[a-z]" +
     "|(?:have|has|had|don't)\\s+(?:i|you|we|they|he|she|it|my|your|our|their|his|her|the|this|that|there|these|those|anyone|anything)\\b" +
     "|do\\s+(?:i|you|we|they)\\b" +
-    "|(?:any idea|do you (?:know|remember|recall)|can you (?:remember|recall)|remind me (?:where|what|when|which|who|how))\\b" +
+    "|(?:any idea|any clue|got any idea|do you (?:know|remember|recall|happen to know)|you (?:know|remember|recall|happen to know) (?:where|what|when|which|who|how|if|whether)|can you (?:remember|recall)|remind me (?:where|what|when|which|who|how))\\b" +
     "|(?:i have a question|quick question|question)\\b" +
     // Questions said as statements: "I forgot where I put my passport", "not sure when the dentist is".
     "|(?:i\\s+)?(?:just\\s+)?(?:forgot|(?:have|'ve)\\s+forgotten|can't remember|cannot remember|don't remember|do not remember|can't recall|don't recall|(?:am\\s+|'m\\s+)?wondering|wonder|(?:have\\s+)?no idea|(?:am\\s+|'m\\s+)?not sure|don't know|do not know|lost track of)\\s+(?:where|what|when|which|who|how|if|whether)\\b)",

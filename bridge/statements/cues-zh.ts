@@ -42,7 +42,7 @@ export const REQUEST_ZH =
 // ("搬去新加坡长住了": how long someone stays is not where.)
 export const RESIDENCE_MOVE_ZH = "(?:搬家到|搬家去|搬到|搬去|搬来|搬回|搬进|迁到|迁居到?|移居到?|定居到|落户到?)";
 /** Verbs of living somewhere; whoever the subject, they set a residence. */
-export const RESIDENCE_LIVE_ZH = "(?:住在|住到|住进|定居在|生活在|安家在|落户在|家在|人在(?!公司|单位|家|医院|学校|路上|外面|车上|店里|楼下|楼上|办公室|会上|现场)|住(?!院|了|手|口|嘴|址|宿)(?=[\u4e00-\u9fffa-z]{2}))";
+export const RESIDENCE_LIVE_ZH = "(?:住在|住到|住进|定居在|生活在|安家在|落户在|家在|(?<![多些们有])人在(?=[\u4e00-\u9fff]{2,6}(?:了|呢|啊)?$)(?!公司|单位|家|医院|学校|路上|外面|车上|店里|楼下|楼上|办公室|会上|现场)|住(?!院|了|手|口|嘴|址|宿)(?=[\u4e00-\u9fffa-z]{2}))";
 /** Workplace: "在 X 工作/上班…", or a verb that lands a job at X. */
 export const WORK_NOUN_ZH = "(?:工作|上班|任职|就职|实习|打工|供职|教书|上课|当老师)";
 // After 在 + employer: a job ("当护士", "做产品"); 做 + the few everyday objects that are not a job is excluded.

@@ -160,6 +160,7 @@ describe("extractSlots", () => {
     // Not read as a reason or a place: a "for" that names the category, a 人在 at work.
     ["For workouts I prefer swimming now", slot("preference", SELF, "swimming", "sport")],
     ["我人在公司，钥匙在抽屉里。", location("钥匙", "抽屉")],
+    ["我最喜欢的颜色是黄色呗。", slot("preference", SELF, "黄色", "colour")],
   ])("reads the development phrasing %s", (text, expected) => {
     expect(extractSlots(text)).toEqual([expected]);
   });
@@ -382,7 +383,7 @@ describe("extractSlots", () => {
     expect(extractSlots(text)).toEqual(slots);
   });
 
-  it.each(["零花钱嘛，我们还没商量好。", "As for the tent, no idea.", "我只是问问", "I stopped at the shop.", "我在公园生活得很开心", "我去超市买菜了"])(
+  it.each(["零花钱嘛，我们还没商量好。", "As for the tent, no idea.", "我只是问问", "I stopped at the shop.", "我在公园生活得很开心", "我去超市买菜了", "家里的玄关挂钩该打扫一下了。", "群里好多人在聊签证面谈的事。"])(
     "reads no slot out of %s",
     (text) => {
       expect(extractSlots(text)).toEqual([]);

@@ -85,6 +85,8 @@ describe("speech acts", () => {
     "我记性太差了，护照在哪？",
     "突然想不起来了，会议是几号？",
     "我有点糊涂了，我现在住哪？",
+    "Any clue what my dad's phone number is",
+    "You know what my mum's email is",
   ])("reads why the speaker asks as part of the question: %s", (text) => {
     expect(actOf(text)).toBe("question");
     expect(extractSlots(text)).toEqual([]);
@@ -98,6 +100,7 @@ describe("speech acts", () => {
     expect(extractSlots("I have moved the keys to the drawer, did you get that?")).toEqual([{ kind: "location", subject: "key", value: "drawer" }]);
     expect(actOf("I forgot my keys at the office.")).toBe("statement");
     expect(actOf("钥匙放抽屉了，记住了吗？")).toBe("statement");
+    expect(actOf("You know I moved to Paris.")).toBe("statement");
   });
 
   const statements = ["钥匙放在鞋柜里", "我把护照放在书桌抽屉里", "My keys are in the drawer", "I moved my passport to the safe", "我的手机号是13800000000"];
