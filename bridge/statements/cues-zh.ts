@@ -40,9 +40,9 @@ export const REQUEST_ZH =
 
 /** Verbs of moving house; with the speaker (or a person) as subject they set where someone lives. */
 // ("搬去新加坡长住了": how long someone stays is not where.)
-export const RESIDENCE_MOVE_ZH = "(?:搬家到|搬家去|搬到|搬去|搬来|搬回|搬进|迁到|迁居到?|移居到?|定居到|落户到?)";
+export const RESIDENCE_MOVE_ZH = "(?:迁居至|迁至|搬至|移居至|搬家到|搬家去|搬到|搬去|搬来|搬回|搬进|迁到|迁居到?|移居到?|定居到|落户到?)";
 /** Verbs of living somewhere; whoever the subject, they set a residence. */
-export const RESIDENCE_LIVE_ZH = "(?:住在|住到|住进|定居在|生活在|安家在|落户在|家在|(?<![多些们有])人在(?=[\u4e00-\u9fff]{2,6}(?:了|呢|啊)?$)(?!公司|单位|家|医院|学校|路上|外面|车上|店里|楼下|楼上|办公室|会上|现场)|住(?!院|了|手|口|嘴|址|宿)(?=[\u4e00-\u9fffa-z]{2}))";
+export const RESIDENCE_LIVE_ZH = "(?:现居|居住在|居住于|居于|定居于|常住|住在|住到|住进|定居在|生活在|安家在|落户在|家在|(?<![多些们有])人在(?=[\u4e00-\u9fff]{2,6}(?:了|呢|啊)?$)(?!公司|单位|家|医院|学校|路上|外面|车上|店里|楼下|楼上|办公室|会上|现场)|住(?!院|了|手|口|嘴|址|宿)(?=[\u4e00-\u9fffa-z]{2}))";
 /** Workplace: "在 X 工作/上班…", or a verb that lands a job at X. */
 export const WORK_NOUN_ZH = "(?:工作|上班|任职|就职|实习|打工|供职|教书|上课|当老师)";
 // After 在 + employer: a job ("当护士", "做产品"); 做 + the few everyday objects that are not a job is excluded.
@@ -51,7 +51,7 @@ export const WORK_MOVE_ZH = "(?:跳槽到|跳槽去|跳槽进|跳去|跳到|入�
 
 /** Verbs that move an event in time; the value must then be a time expression. */
 export const SCHEDULE_VERB_ZH =
-  "(?:提到(?=[^，,]{0,4}(?:周|星期|礼拜|下|这|本|今|明|后|[0-9一二三四五六七八九十]))|改期到|改期至|改到|改在|推迟到|推迟至|推后到|往后推到|推到|延期到|延期至|延后到|延迟到|延到|提前到|提前至|往前挪到|挪到|调到|调整到|调整为|换到|定在|定于|安排在|安排到|(?<!预)约在|(?<!预)约到|改签到|改签为|改签成|改成|改为|换成|变成|变到|移到)";
+  "(?:改于|顺延至|顺延到|时间调整为|时间改为|提到(?=[^，,]{0,4}(?:周|星期|礼拜|下|这|本|今|明|后|[0-9一二三四五六七八九十]))|改期到|改期至|改到|改在|推迟到|推迟至|推后到|往后推到|推到|延期到|延期至|延后到|延迟到|延到|提前到|提前至|往前挪到|挪到|调到|调整到|调整为|换到|定在|定于|安排在|安排到|(?<!预)约在|(?<!预)约到|改签到|改签为|改签成|改成|改为|换成|变成|变到|移到)";
 
 /** Liking verbs, strongest first; a liking + consumption verb ("更喜欢喝") names a preference category. */
 // Optionally with the verb of the habit before 的: "最常去的咖啡店", "最喜欢吃的零食".

@@ -78,11 +78,23 @@ const TENSES: Array<[RegExp, string]> = [
   // Only with a word of now at the end: "read at the library all morning" is no such thing.
   [/^((?!.*\b(?:is|are|am|was|were|has|have|had|do|does|did|will|got|get|put|moved|left|kept|keep|stored|hid|parked|stashed|tucked|dropped|placed|stuck|shoved|popped|tossed|threw|slipped|lives?|works?|i|we|he|she|they)\b)(?:my |our |the )?[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2}) (in|on|under|behind|inside|at|next to) (the|my|our) (?=.*\b(?:now|these days|at the moment|for now)$)/, "$1 is $2 $3 "],
   // "going forward my mum lives in…", "today the keys went in…": when, not what.
-  [/^(?:going forward|from now on|as of today|today|these days),?\s+/, ""],
+  [/^(?:going forward|from now on|as of today|today|these days|effective (?:today|immediately|now)|as of now|starting (?:today|now)|from today),?\s+/, ""],
+  // The formal register: "resides in", "took up residence in", "has been adjusted to", "is deferred to",
+  // "will be held on", "takes place on", "is now housed in", "currently favouring X".
+  [/\b(?:resides|reside|resided|has taken up residence|have taken up residence|took up residence|is residing|are residing) in\b/g, "lives in"],
+  [/\b(?:has|have|was|were|is|are)? ?(?:been )?(?:adjusted|revised|raised|lowered|increased|decreased|reduced|amended) to\b/g, "changed to"],
+  [/\b(?:is|are|was|has been|have been) (?:deferred|postponed|re-scheduled|rescheduled|brought forward|put back) (?:to|for|until)\b/g, "has been moved to"],
+  [/\b(?:has been|have been|was|were) re-scheduled\b/g, "has been rescheduled"],
+  [/\b(?:will (?:now )?be held|is (?:now )?held|takes place|will take place|is taking place)\b/g, "is"],
+  [/\b(is|are|was|were)( now)? (?:housed|located|situated|filed)\b/g, "$1$2 kept"],
+  [/^(?:i am |i'm )?(?:currently )?(?:favouring|favoring)\s+/, "i prefer "],
+  // "inventory: 6 succulents", "measured daily step goal: 8000 steps": a label before a count or a measure.
+  [/^inventory:\s*(\d+)\s+(.+)$/, "i have $1 $2"],
+  [/^measured\s+(?!favou?rite\b)([a-z][a-z ]{1,40}?):\s*(.+)$/, "my $1 is $2"],
   // "to be safe i tucked…", "for work my sister moved…", "after some back and forth the dentist landed on…":
   // why or when, not what. The phrase holds no pronoun, so "after i moved the keys" stays whole.
   // "for workouts i prefer…" names a category, so only a fixed few "for" phrases go.
-  [/^(?:to be safe|just in case|in the end|eventually|after all|for (?:work|school|the record|now|safety|safekeeping|a (?:job|new job|while)))\s+/, ""],
+  [/^(?:to be safe|just in case|in the end|eventually|after all|by agreement|as agreed|after discussion|for (?:work|school|the record|now|safety|safekeeping|a (?:job|new job|while)))\s+/, ""],
   [/^(?:because of|due to|thanks to|after|before)\s+(?!(?:i|we|he|she|they)\b)\S+(?:\s+(?!(?:i|we|he|she|they)\b)\S+){0,4}?\s+(?=(?:i|we|my|our|the|his|her|their)\s)/, ""],
   // "ended up leaving the keys in…": what was done.
   [/^(?:i\s+|we\s+)?(?:ended up|wound up)\s+leaving\b/, "i left"],

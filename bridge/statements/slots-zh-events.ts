@@ -17,10 +17,10 @@ const ARRIVES = /^(?:就|才|再|会)?(?:到|来|过来|回来|回国|出发|飞
 // Booking something for a time: "我约了下周二下午三点看牙医", "约了tony老师周六下午2点剪头发".
 const BOOKED = /^(?:我)?(?:约了|预约了|订了|定了|安排了|报了|挂了)(.+)$/;
 
-const COUNT_HAVE = new RegExp(`^(.*?)(?:现在|目前|一共|总共|已经|还|只|就)*(?:${HAVE_COUNT_ZH}|剩|剩下|剩了|摆了|放了|手上|手里有)(${NUMERAL_ZH})(${CLASSIFIER_ZH})([^了]{1,6}?)(?:在用|在养|在开|了)?$`);
+const COUNT_HAVE = new RegExp(`^(.*?)(?:现在|目前|现|一共|总共|已经|还|只|就)*(?:${HAVE_COUNT_ZH}|剩|剩下|剩了|摆了|放了|手上|手里有)(${NUMERAL_ZH})(${CLASSIFIER_ZH})([^了]{1,6}?)(?:在用|在养|在开|了)?$`);
 // The thing first: "猫现在一共5只", "信用卡现在只有两张了", "阳台的绿植增加到了八盆".
 const COUNT_OF = new RegExp(
-  `^(.{1,8}?)(?:现在|目前|一共|总共|还|只|又)*(?:有|是|剩|剩下|只有|变成了?|增加到了?|减少到了?|涨到了?|降到了?|多到了?|扩到了?|扩大到了?|扩充到了?|缩减到了?|缩到了?|招到了?|凑够了?|凑齐了?|添到了?|达到了?|攒到了?|攒够了?|存到了?|集到了?|收集到了?|累积到了?|积累到了?)?(?<![0-9零〇一二两三四五六七八九十百千万])(${NUMERAL_ZH})(${CLASSIFIER_ZH})(?:了)?$`,
+  `^(.{1,8}?)(?:现在|目前|一共|总共|还|只|又)*(?:有|是|剩|剩下|只有|变成了?|增加到了?|减少到了?|涨到了?|降到了?|多到了?|扩到了?|扩大到了?|扩充到了?|缩减到了?|缩到了?|招到了?|凑够了?|凑齐了?|添到了?|达到了?|更新为|更改为|调整为|改为|共计|合计|计|攒到了?|攒够了?|存到了?|集到了?|收集到了?|累积到了?|积累到了?)?(?<![0-9零〇一二两三四五六七八九十百千万])(${NUMERAL_ZH})(${CLASSIFIER_ZH})(?:了)?$`,
 );
 const COUNT_TOPIC = new RegExp(`^(.{1,8}?)(?:我们家|我家|我们|我|家里)(?:现在|目前|一共|总共|已经|还|只)*(?:有|养了|养着|养|买了|剩|剩下|剩了)(${NUMERAL_ZH})(?:${CLASSIFIER_ZH})(?:了)?$`);
 // No bare 了 before the number: "跑了五公里", "买了一把伞" report an action, not a measure.
@@ -34,13 +34,13 @@ const WHEN_CLAUSE = /^.{1,8}?(?:之后|以后|后|以来)(?=.{2,})/;
 // Frequency and span words say how the attribute is measured, not which one it is.
 const MEASURED_BY = /^(?:每天|每日|每周|每月|每个月|每年|一天|一周|一个月)(?:的)?|(?:的)?时间$/g;
 // 攒/存/扩/长 + 到: the verb says how it got there, the attribute is what comes before ("应急存款攒到了6万块").
-const MEASURE_VERB = "(?:被)?(?:变更为|现已达到|已达到|达到了?|变到了?|掉到了?|掉回了?|攒到了?|存到了?|扩到了?|长到了?|增至|涨至|降至|减到了?|是|为|有|到了|到|变成了?|变为|涨到了?|涨回了?|涨了|降到了?|降回了?|降了|跌到了?|升到了?|提高到了?|提升到了?|增加到了?|减少到了?|下降到了?|上升到了?|调到了?|设成了?|设为|改成了?|定成了?|定为|:)";
+const MEASURE_VERB = "(?:被)?(?:测得|调整为|更新为|更改为|改为|按|变更为|现已达到|已达到|达到了?|变到了?|掉到了?|掉回了?|攒到了?|存到了?|扩到了?|长到了?|增至|涨至|降至|减到了?|是|为|有|到了|到|变成了?|变为|涨到了?|涨回了?|涨了|降到了?|降回了?|降了|跌到了?|升到了?|提高到了?|提升到了?|增加到了?|减少到了?|下降到了?|上升到了?|调到了?|设成了?|设为|改成了?|定成了?|定为|:)";
 // An attribute with a number: "我现在体重70公斤", "房租降到了3800元一个月", "血压降到130/85".
 // A number in digits may carry any short unit; one in Chinese numerals only a unit of measure, because
 // numerals also sit inside names ("科目二", "二手").
 const ZH_MEASURE_UNIT = "(?:度|公斤|斤|千克|克|元|块|万|万元|分钟|小时|个小时|天|周|步|升|毫升|岁|次|米|厘米|公里|%|个点)";
 const MEASURE = new RegExp(
-  `^(.{1,12}?)${MEASURE_FILLER}${MEASURE_VERB}?${MEASURE_FILLER}((?:[0-9][0-9.,/]*(?:[^0-9\\s,，]{0,6})|[零〇一二两三四五六七八九十半][零〇一二两三四五六七八九十百千万半]*${ZH_MEASURE_UNIT}))(?:一个月|每月|左右|上下|了)*$`,
+  `^(.{1,12}?)${MEASURE_FILLER}${MEASURE_VERB}?${MEASURE_FILLER}((?:[0-9][0-9.,/]*(?:[^0-9\\s,，]{0,6})|[零〇一二两三四五六七八九十半][零〇一二两三四五六七八九十百千万半]*${ZH_MEASURE_UNIT}))(?:一个月|每月|左右|上下|计|了)*$`,
 );
 // After a verb of change a round Chinese numeral needs no unit: "房租被涨到了四千".
 const MEASURE_TO = new RegExp(`^(.{1,12}?)${MEASURE_FILLER}(?:被)?(?:涨|降|提高|提升|增加|减少|下降|上升|调|升|攒|存|扩)(?:到|至)了?([零〇一二两三四五六七八九十]+[百千万][零〇一二两三四五六七八九十百千万]*)(?:了)?$`);
@@ -85,7 +85,7 @@ export function matchQuantity(text: string): Match {
   if (!of || negated(of[1]) || /了$/.test(of[1])) return undefined;
   // "阳台的绿植", "鱼缸里的金鱼": the things counted are the noun after the place.
   // "我家电动车的数量": the count word names no thing; the thing is what it counts.
-  const counted = of[1].replace(/的?(?:数量|个数|数目|总数)$/, "").replace(/^(?:我们家|咱们家|我家|咱家|我的|我们的)/, "");
+  const counted = of[1].replace(/的?(?:数量|个数|数目|总数)$/, "").replace(/^(?:我们家|咱们家|我家|咱家|我的|我们的|本人的?)/, "").replace(/^(?:现|现在|目前)?有/, "");
   const attribute = normaliseSubject(counted.replace(/^.{1,6}?(?:里|上|中)?的(?=.{1,6}$)/, ""));
   return attribute ? countSlot(SELF, attribute, of[2]) : undefined;
 }
@@ -95,14 +95,15 @@ export function matchMeasure(text: string): Match {
   // "wx_liuyang3601", "zhaolei504@163.com": digits glued to Latin letters or inside an address are part of
   // a handle, not a measure.
   if (measured && (/[a-z_@.+-]$/.test(measured[1]) || measured[1].includes("@"))) return undefined;
-  const value = measured ? stripParticles(measured[2]) : "";
+  // "按22%计": 计 says how it counts, not what.
+  const value = measured ? stripParticles(measured[2]).replace(/计$/, "") : "";
   // "跑了五公里", "午饭花了三十块": 了 right before the number reports what was done, not a measure.
   // "55次每分钟" is a rate, not a count of times.
   if (!measured || negated(measured[1]) || /了$/.test(measured[1]) || (COUNTED.test(value) && !/每|\//.test(value)) || isTimeExpression(value)) return undefined;
   // "我的体重", "我体重", "小明的体重": an owner, then the attribute. A one-character "owner" that is no
   // relative is a verb ("量的血压": the blood pressure measured), and a time word says when ("每天的步数目标").
   const phrase = stripLeadingTime(stripParticles(measured[1]).replace(REPORTED_ZH, ""))
-    .replace(/^(?:我的|我们的|我家的|我家|我们|我)?(?:把|将)?/, "")
+    .replace(/^(?:我的|我们的|我家的|我家|我们|本人的?|我)?(?:把|将)?/, "")
     .replace(/^(?:最近|现在|目前)/, "")
     .replace(WHEN_CLAUSE, "")
     .replace(/被$/, "");

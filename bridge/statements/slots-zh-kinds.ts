@@ -30,12 +30,12 @@ const WORK_LEAVE = new RegExp(`^(.*?)(?:从(.+?)(?:离职|辞职|跳槽)|离开(
 // Taken on by an employer: "我哥被OPPO挖走了", "我爸退休后被返聘到社区医院了".
 const WORK_TAKEN = /^(.+?)被(.{1,16}?)(?:挖走|挖去|挖过去|录用|录取|聘用|聘请|招走|签下|签约)了?$/;
 const WORK_POSTED = new RegExp(`^(.+?)被(?:返聘|聘|调|派|借调|外派)(?:到|去|回)(.+?)(?:${WORK_NOUN_ZH})?(?:了|啦)?$`);
-const FAVOURITE_IS = new RegExp(`^(.*?)${FAVOURITE_ZH}的(.+?)${ADVERBS}(?:变更为|变更成|变成了?|改成了?|换成了?|成了|是|为|:)(.+)$`);
+const FAVOURITE_IS = new RegExp(`^(.*?)${FAVOURITE_ZH}的(.+?)${ADVERBS}(?:变更为|变更成|更新为|更改为|调整为|改为|变成了?|改成了?|换成了?|成了|是|为|:)(.+)$`);
 // "我现在最喜欢的是毛不易": a favourite whose category an earlier clause named ("说到歌手").
 const FAVOURITE_UNNAMED = new RegExp(`^(.*?)${ADVERBS}(?:${FAVOURITE_ZH}的|最爱)${ADVERBS}(?:是|为|变成了?|换成了?|成了)(.+)$`);
 const FAVOURITE_REVERSE = new RegExp(`^(.+?)${ADVERBS}(?:成了|是)(.*?)${FAVOURITE_ZH}的(.+)$`);
 // A preference changes with 最/更 or "现在喜欢"; a plain 喜欢 adds a liking without replacing one.
-const PREFER = new RegExp(`^(.*?)((?:现在|目前|如今|最近|这阵子|开始|越来越|已经|还是|也|一般|平时|特别|非常|超级|超|很|真的|尤其)*)(不再|不|没那么|已经不|再也不)?(最喜欢|更喜欢|最爱|更爱|偏爱|最中意|首选|最稀罕|喜欢上了?|爱上了?|迷上了?|就认|只认|认准了?|更常|最常|常|更多|改|只|喜欢|爱)(喝|吃|听|看|玩|读|穿|弹|去|点|买|用)?(.+)$`);
+const PREFER = new RegExp(`^(.*?)((?:现在|目前|如今|最近|这阵子|开始|越来越|已经|还是|也|一般|平时|特别|非常|超级|超|很|真的|尤其)*)(不再|不|没那么|已经不|再也不)?(最喜欢|更喜欢|最爱|更爱|偏爱|偏好|最中意|首选|最稀罕|喜欢上了?|爱上了?|迷上了?|就认|只认|认准了?|更常|最常|常|更多|改|只|喜欢|爱)(喝|吃|听|看|玩|读|穿|弹|去|点|买|用)?(.+)$`);
 const STRONG_LIKE = /^(?:最|更|偏|改|喜欢上|爱上|迷上|就认|只认|认准)/;
 // "更常去/最常点" say what someone picks now, but only with the verb: "常" alone is just "often".
 const HABIT = /^(?:更常|最常|常|更多|只)$/;

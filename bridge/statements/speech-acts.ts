@@ -100,6 +100,12 @@ function classify(raw: string, speaker: Speaker, endsWithQuestionMark: boolean):
   }
   // "记下了" acknowledges; "记下：钥匙在鞋柜里" asks to keep what follows.
   if (isAcknowledgement(text, speaker)) return { text, act: "acknowledgement" };
+  // "Please update my cousin's work phone to 555-0127", "请把我妈的电话更新为…": a request to change a record
+  // states the new value.
+  const update = UPDATE_TO_EN.exec(text);
+  if (update) return { text: `${update[1]} is ${update[2]}`, act: "statement" };
+  const updateZh = UPDATE_TO_ZH.exec(text);
+  if (updateZh) return { text: `${updateZh[1]}更新为${updateZh[2]}`, act: "statement" };
   const wrapper = MEMORY_WRAPPER_ZH.exec(text) ?? MEMORY_WRAPPER_EN.exec(text);
   if (wrapper && wrapper[0].length > 0) {
     const content = clean(text.slice(wrapper[0].length));
@@ -108,6 +114,9 @@ function classify(raw: string, speaker: Speaker, endsWithQuestionMark: boolean):
   }
   return { text, act: actOf(text, speaker, endsWithQuestionMark) };
 }
+
+const UPDATE_TO_EN = /^(?:please\s+|kindly\s+|pls\s+)?(?:update|change|set|correct)\s+((?:my|our|[a-z]+'s)\s+.+?)\s+to\s+(.+)$/;
+const UPDATE_TO_ZH = /^(?:请|麻烦|劳驾)?(?:你)?(?:帮我)?(?:把|将)(.+?)(?:更新|改|更改|修改|变更)(?:为|成)(.+)$/;
 
 function actOf(text: string, speaker: Speaker, endsWithQuestionMark: boolean): SpeechAct {
   if (isAcknowledgement(text, speaker)) return "acknowledgement";

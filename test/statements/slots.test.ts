@@ -157,6 +157,32 @@ describe("extractSlots", () => {
     ["That makes 5 plants for me.", state(SELF, "plant", "5")],
     ["现在乌龟攒到2只了。", state(SELF, "乌龟", "2")],
     ["The book club is most likely Friday at 2pm.", slot("schedule", "book club", "friday at 2pm")],
+    // The formal register (dev set 10).
+    ["我最喜欢的早餐已更新为三明治。", slot("preference", SELF, "三明治", "早餐")],
+    ["即日起我最喜欢的早餐改为油条。", slot("preference", SELF, "油条", "早餐")],
+    ["近期偏好余华。", slot("preference", SELF, "余华", "~")],
+    ["即日起体脂率按22%计。", state(SELF, "体脂率", "22%")],
+    ["静息心率已调整为55次每分钟。", state(SELF, "静息心率", "55次每分钟")],
+    ["本人每天饮水量测得1500毫升。", state(SELF, "饮水量", "1500毫升")],
+    ["本人现有乌龟8只。", state(SELF, "乌龟", "8")],
+    ["经清点，乌龟共计3只。", state(SELF, "乌龟", "3")],
+    ["我室友现居重庆。", slot("residence", "室友", "重庆")],
+    ["我哥哥已迁居至南京。", slot("location", "哥", "南京")],
+    ["我现任职于大疆。", slot("workplace", SELF, "大疆")],
+    ["即日起钢琴课定于周四晚上七点。", slot("schedule", "钢琴课", "周四晚上七点")],
+    ["项目评审顺延至下周五早上七点。", slot("schedule", "项目评审", "下周五早上七点")],
+    ["护照现存放于保险柜。", location("护照", "保险柜")],
+    ["护照已归位至书桌抽屉。", location("护照", "书桌抽屉")],
+    ["请把我妈的电话更新为13912345678。", slot("contact", "妈", "13912345678", "phone")],
+    ["Please update my boss's phone number to +44 7700 900313.", slot("contact", "boss", "+447700900313", "phone")],
+    ["The lease agreement is now housed in the wardrobe.", location("lease agreement", "wardrobe")],
+    ["Inventory: 6 succulents.", state(SELF, "succulent", "6")],
+    ["Measured daily step goal: 8000 steps.", state(SELF, "step goal", "8000 steps")],
+    ["Currently favouring jasmine.", slot("preference", SELF, "jasmine", "~")],
+    ["Effective today, my boss resides in Berlin.", slot("residence", "boss", "berlin")],
+    ["My sleep target has been adjusted to 6 hours.", state(SELF, "sleep target", "6 hours")],
+    ["By agreement the job interview will now be held Thursday at 3pm.", slot("schedule", "job interview", "thursday at 3pm")],
+    ["The vaccination has been re-scheduled to the 20th at noon.", slot("schedule", "vaccination", "the 20th at noon")],
     // Not read as a reason or a place: a "for" that names the category, a 人在 at work.
     ["For workouts I prefer swimming now", slot("preference", SELF, "swimming", "sport")],
     ["我人在公司，钥匙在抽屉里。", location("钥匙", "抽屉")],
@@ -383,7 +409,7 @@ describe("extractSlots", () => {
     expect(extractSlots(text)).toEqual(slots);
   });
 
-  it.each(["零花钱嘛，我们还没商量好。", "As for the tent, no idea.", "我只是问问", "I stopped at the shop.", "我在公园生活得很开心", "我去超市买菜了", "家里的玄关挂钩该打扫一下了。", "群里好多人在聊签证面谈的事。"])(
+  it.each(["零花钱嘛，我们还没商量好。", "As for the tent, no idea.", "我只是问问", "I stopped at the shop.", "我在公园生活得很开心", "我去超市买菜了", "家里的玄关挂钩该打扫一下了。", "群里好多人在聊签证面谈的事。", "刷到好多关于房价的帖子，挺开心的。", "Please update the report.", "Please set the alarm to 7am."])(
     "reads no slot out of %s",
     (text) => {
       expect(extractSlots(text)).toEqual([]);
