@@ -89,11 +89,13 @@ const TRAILING_REASON = /\s+(?:now that|because|since|so that|as of|after the|wh
 const TRAILING_ORIGIN = /\s+from\s+[a-z][a-z' -]*$/;
 const LEADING_TIME = /^(?:right now|now|currently|these days|nowadays|lately|at the moment|at present),?\s+/;
 
+// "lives in london now and likes it": what follows "and" with a verb of its own is another thought.
+const TRAILING_CLAUSE = /\s+(?:now\s+)?and\s+(?:is|are|was|likes?|loves?|hates?|enjoys?|seems?|feels?|says?|has|have|it's|is loving|is enjoying)\b.*$/;
 const LEADING_HEDGE = /^(?:most likely|more than likely|very likely|probably|likely|possibly|maybe|perhaps|definitely|surely|apparently|presumably)\s+/;
 
 export function normaliseValue(raw: string): string {
   // "is most likely animation": a hedge is how sure, not what.
-  return raw.replace(TRAILING_REASON, "").replace(TRAILING_TIME, "").replace(TRAILING_ORIGIN, "").replace(LEADING_TIME, "").replace(LEADING_HEDGE, "").replace(DETERMINERS, "").trim();
+  return raw.replace(TRAILING_CLAUSE, "").replace(TRAILING_REASON, "").replace(TRAILING_TIME, "").replace(TRAILING_ORIGIN, "").replace(LEADING_TIME, "").replace(LEADING_HEDGE, "").replace(DETERMINERS, "").trim();
 }
 
 /** A time value keeps its time words ("tomorrow at 9am"); only connectives and spacing are normalised. */

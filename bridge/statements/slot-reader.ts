@@ -41,8 +41,13 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
   let asked: { text: string; sentence: number } | undefined;
   // Whether the frame is the last slot read (its value given) rather than a clause that only named a change.
   let frameFromSlot = false;
+  // What the clause before had, ate or read ("今天又喝了普洱", "Had jasmine again today"): the "it" of a favourite.
+  let consumed: string | undefined;
   for (const clause of clauses) {
-    const text = speaker === "assistant" ? fromUsersPointOfView(clause.text) : clause.text;
+    const said = speaker === "assistant" ? fromUsersPointOfView(clause.text) : clause.text;
+    const text = consumed === undefined ? said : favouritePointedBack(said, consumed);
+    // "…，真的，它…": a word or two between keeps what was had.
+    consumed = clause.act !== "statement" ? undefined : (consumedObject(said) ?? (said.length <= 4 || /^(?:honestly|really|seriously|true|no kidding)$/.test(said) ? consumed : undefined));
     if (clause.act !== "statement" || text.length > MAX_SLOT_CLAUSE_CHARS) {
       const topic = clause.act === "question" ? topicFrame(text) : undefined;
       frame = topic ?? frame;
@@ -58,6 +63,16 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
     if (answered) {
       slots.push(answered);
       frame = frameOfSlot(answered);
+      previous = undefined;
+      continue;
+    }
+    // "I love ukulele most now, no other instrument comes close", "我现在最爱古筝，别的乐器都没它好": the
+    // liking just read is the favourite of the category named after it.
+    const last = slots[slots.length - 1];
+    const noOther = last && last.kind === "preference" && isWeakCategory(last.attribute) ? (NO_OTHER_EN.exec(text) ?? NO_OTHER_ZH.exec(text)) : null;
+    if (noOther) {
+      slots[slots.length - 1] = { ...last, attribute: preferenceCategory(noOther[1]) };
+      frame = frameOfSlot(slots[slots.length - 1]);
       previous = undefined;
       continue;
     }
@@ -97,6 +112,26 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
     }
   }
   return lastValuePerSlot(withNamedCategory(slots));
+}
+
+const CONSUMED_ZH = /(?:喝|吃|听|看|读|弹|玩|点)了(?:一(?:杯|碗|份|本|首|部|盘|次|遍))?([\u4e00-\u9fffa-z0-9 ]{1,10}?)$/;
+const CONSUMED_EN = /^(?:i\s+|we\s+)?(?:(?:just|have|'ve|am|'m)\s+)*(?:been\s+)?(?:had|ate|drank|read|watched|listened to|played|tried|ordered|listening to|watching|reading|playing|eating|drinking)\s+(?:some\s+|a\s+|an\s+)?([a-z][a-z' -]{1,30}?)(?:\s+(?:again|today|tonight|yesterday|earlier|this morning|nonstop|non-stop|all day|all week|a lot|on repeat|for (?:breakfast|lunch|dinner)))*$/;
+const POINTED_FAVOURITE_ZH = /^(?:它|这个|那个|这)(?=.{0,6}(?:最喜欢|最爱|最中意)的)/;
+const POINTED_FAVOURITE_EN = /^(?:(?:honestly|really|seriously|and|so|yes|yeah)\s+)*(?:it's|it is|that's|that is|this is|they're|they are)\s+(?=(?:now\s+|definitely\s+|officially\s+)*(?:my|our)\s+(?:new\s+)?(?:favou?rite|go-to)\b)/;
+
+const NO_OTHER_EN = /^(?:and\s+)?no other ([a-z][a-z ]{1,30}?) (?:comes close|compares|is as good|beats (?:it|them)|even comes close)$/;
+const NO_OTHER_ZH = /^(?:别的|其他的?|其它的?)(.{1,6}?)(?:都|也都)?(?:没|没有|不如|比不上)(?:它|他|她)?(?:好|强|香)?$/;
+
+function consumedObject(text: string): string | undefined {
+  const zh = CONSUMED_ZH.exec(text.replace(/[了啦。!！]+$/, ""));
+  if (zh) return zh[1].trim();
+  return CONSUMED_EN.exec(text)?.[1];
+}
+
+/** "它现在是我最喜欢的茶叶", "honestly it's my favourite tea now" after what was just had: that is the favourite. */
+function favouritePointedBack(text: string, consumed: string): string {
+  if (POINTED_FAVOURITE_ZH.test(text)) return text.replace(POINTED_FAVOURITE_ZH, consumed);
+  return POINTED_FAVOURITE_EN.test(text) ? text.replace(POINTED_FAVOURITE_EN, `${consumed} is `) : text;
 }
 
 /** One clause, given the clause before it in the same sentence when that one read as nothing. */

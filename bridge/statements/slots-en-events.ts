@@ -12,6 +12,8 @@ import { SELF } from "./zh-phrases";
 const ACTOR = "(?:(?:[a-z'-]+\\s+){0,2}[a-z'-]+)?";
 const BEEN = "(?:has been|have been|had been|has\\s+\\w+\\s+been|was|were|is|are|got|gets|will be|is being)";
 const SCHEDULE_PASSIVE = new RegExp(`^(.+?)\\s+${BEEN}${ADV}\\s+${SCHEDULE_VERB_EN}\\s+(?:back\\s+|up\\s+)?(?:to|until|till|for|on|at)\\s+(.+)$`);
+// "the dentist moved to friday at 2pm": an event that moved to a time, said without a passive.
+const SCHEDULE_MOVED = new RegExp(`^(.+?)(?:\\s+(?:has|have|just|now|finally))*\\s+(?:moved|shifted|slipped|slid|changed|switched)(?:\\s+(?:again|back|up|over))*\\s+(?:to|until|till)\\s+(.+)$`);
 const SCHEDULE_ACTIVE = new RegExp(`^${ACTOR}(?:\\s+(?:have|has|had|just|finally))*${ADV}\\s*\\b${SCHEDULE_VERB_EN}\\s+(.+?)\\s+(?:back\\s+|up\\s+)?(?:from\\s+.+?\\s+)?(?:to|until|till|for|on)\\s+(.+)$`);
 const SCHEDULE_IS = new RegExp(`^(.+?)\\s+(?:is|are|will be|'s)${ADV}\\s+(?:(?:scheduled|set|planned|booked|fixed|locked in)\\s+)?(?:on|at|for)?\\s*(.+)$`);
 const SCHEDULE_STARTS = new RegExp(`^(.+?)${ADV}\\s+(?:starts|begins|leaves|departs|takes off|lands|kicks off|meets|is held|are held|takes place|happens|runs|will start|will meet|falls on|fall on|lands on|is happening)${ADV}\\s+(.+)$`);
@@ -52,6 +54,10 @@ export function matchSchedule(text: string): Match {
   const clause = text.replace(LEADING_START, "");
   const passive = SCHEDULE_PASSIVE.exec(clause);
   if (passive && isTimeExpression(normaliseTime(passive[2]))) return eventSlot(passive[1], passive[2]);
+  const moved = SCHEDULE_MOVED.exec(clause);
+  if (moved && isTimeExpression(normaliseTime(moved[2]))) return eventSlot(moved[1], moved[2]);
+  const planned = plannedFor(clause);
+  if (planned) return planned;
   const active = SCHEDULE_ACTIVE.exec(clause);
   if (active && isTimeExpression(normaliseTime(active[2]))) return eventSlot(active[1], active[2]);
   const have = HAVE_EVENT.exec(clause);
@@ -63,6 +69,21 @@ export function matchSchedule(text: string): Match {
   }
   const is = SCHEDULE_IS.exec(clause) ?? SCHEDULE_STARTS.exec(clause);
   if (is && isTimeExpression(normaliseTime(is[2]))) return eventSlot(is[1], is[2]);
+  return undefined;
+}
+
+// "we'll do the check-up tuesday at noon", "let's have the team meeting on friday": the event, then its time.
+const WE_WILL_DO = /^(?:we|i)(?:\s+will|'ll|\s+are going to|\s+shall)?\s+(?:do|have|hold|put)\s+((?:the|our|my)\s+.+)$/;
+
+function plannedFor(clause: string): StateSlot | null | undefined {
+  const planned = WE_WILL_DO.exec(clause.replace(/\bwe will\b/, "we will"));
+  if (!planned) return undefined;
+  const words = planned[1].split(" ");
+  // The shortest event whose remaining words are a time ("the check-up" / "tuesday at noon").
+  for (let i = 2; i < words.length; i++) {
+    const time = words.slice(i).join(" ").replace(/^(?:on|at|for)\s+/, "");
+    if (isTimeExpression(normaliseTime(time))) return eventSlot(words.slice(0, i).join(" "), time);
+  }
   return undefined;
 }
 

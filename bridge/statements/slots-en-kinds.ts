@@ -25,7 +25,7 @@ const NEW_JOB = new RegExp(
 // Taken on by an employer: "ben got poached by monzo", "priya has been hired by a private clinic".
 const HIRED_BY = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\b(?:(?:got|been|was|were|is)\\s+)?(?:poached|hired|headhunted|recruited|snapped up|taken on)\\s+by\\s+(.+)$|^(.*?)${AUX}${ADV}\\s*\\bsigned\\s+(?:on\\s+)?with\\s+(.+)$`);
 const LEFT_FOR = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\b(?:left|quit)\\s+.+?\\s+(?:and|to)\\s+(?:joined|join|went to|moved to|started at|start at|is at|is now at|is with)\\s+(.+?)(?:\\s+now)?$`);
-const JOINED = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\b(?:joined|switched jobs to|moved jobs to|jumped ship to|transferred to|got transferred to|got hired by|was hired by|got hired at|started at|is starting at)\\s+(.+)$`);
+const JOINED = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\b(?:joined|switched jobs to|moved jobs to|jumped ship to|transferred to|got transferred to|got hired by|was hired by|got hired at|started at|is starting at|jumped to|hopped over to|hopped to)\\s+(.+)$`);
 // "my mom is a nurse at st. mary's", "my brother is an engineer at boeing".
 const JOB_AT = /^(.+?)\s+(?:is|are|am|was)\s+(?:now\s+)?(?:a|an|the)\s+[a-z -]{2,30}?\s+(?:at|for|with)\s+(.+)$/;
 const FAVOURITE_IS = new RegExp(`^(.*?)\\b${FAVOURITE_EN}\\s+(.+?)\\s+(?:is|are|has been|have been|'s|became|has become|turned into)${ADV}\\s+(.+)$`);
@@ -225,7 +225,7 @@ function personSlot(kind: "residence" | "workplace", rawPerson: string, rawValue
 
 function preferenceSlot(rawOwner: string, category: string, rawValue: string, negative: boolean): StateSlot | null {
   const owner = normalisePerson(rawOwner.trim().replace(/\s+(?:new|current)$/, ""));
-  const value = normaliseValue(normaliseValue(rawValue).replace(/\s+(?:more|better|best|over .+|rather than .+|instead of .+|as a .+)$/, ""));
+  const value = normaliseValue(normaliseValue(rawValue).replace(/\s+(?:(?:the\s+)?most|more|better|best|more than anything|above all|over .+|rather than .+|instead of .+|as a .+)$/, ""));
   if (owner === null || !category || !value) return null;
   return { kind: "preference", subject: owner || SELF, attribute: category, value: negative ? `¬${value}` : value };
 }

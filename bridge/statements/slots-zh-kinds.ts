@@ -92,7 +92,7 @@ const CHOOSE_CATEGORY = /^(?:要|让|叫)?(?:我|我们)(?:来)?选(.{1,6}?)的�
 const CATEGORY_FAVOURITE = new RegExp(`^(.{1,6}?)(?:的话)?(?:我)?${ADVERBS}(?:最爱|最喜欢|最中意|首选)(?!的)(?:${"吃|喝|听|看|玩|读|弹"})?(.{1,12}?)(?:了)?$`);
 
 // "油条是我的最爱早餐": the value first, then the favourite of a category without 的.
-const FAVOURITE_NAMED_AFTER = /^(.+?)是(?:我|我们|咱)的?(?:最爱|最喜欢)(?:的)?(.{1,6})$/;
+const FAVOURITE_NAMED_AFTER = new RegExp(`^(.+?)${ADVERBS}是(?:我|我们|咱)的?(?:最爱|最喜欢)(?:的)?(.{1,6})$`);
 // "铁观音最合我口味", "它最对我胃口": the favourite, its category only by the topic.
 const SUITS_ME = /^(?:(.{1,6}?)的话)?(.{1,12}?)(?:现在)?最(?:合|对)(?:我的?|俺的?)?(?:口味|胃口)(?:了)?$/;
 

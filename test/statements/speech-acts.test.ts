@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { extractSlots } from "../../bridge/statements/slot-reader";
 import { readClauses, speechActOf, type Speaker } from "../../bridge/statements/speech-acts";
+import { analyseRecord } from "../../bridge/store/record-statements";
 
 const actOf = (text: string, speaker: Speaker = "user") => speechActOf(readClauses(text, speaker));
 
@@ -92,6 +93,13 @@ describe("speech acts", () => {
     expect(extractSlots(text)).toEqual([]);
   });
 
+  it.each(["Busy day. By the way, when is the swimming lesson?", "Heading out and just remembered, what is my boss's phone number?", "今天好忙。话说钥匙放哪了？"])(
+    "reads small talk around a question as asking: %s",
+    (text) => {
+      expect(analyseRecord(text, "user_message")).toEqual({ act: "question", slots: [] });
+    },
+  );
+
   it("keeps a real statement before a question a statement", () => {
     expect(actOf("I moved it, where is the charger?")).toBe("statement");
     expect(actOf("今天很冷，不过没事")).toBe("statement");
@@ -101,6 +109,7 @@ describe("speech acts", () => {
     expect(actOf("I forgot my keys at the office.")).toBe("statement");
     expect(actOf("钥匙放抽屉了，记住了吗？")).toBe("statement");
     expect(actOf("You know I moved to Paris.")).toBe("statement");
+    expect(analyseRecord("I moved the keys. Where's my wallet?", "user_message").act).toBe("statement");
   });
 
   const statements = ["钥匙放在鞋柜里", "我把护照放在书桌抽屉里", "My keys are in the drawer", "I moved my passport to the safe", "我的手机号是13800000000"];

@@ -1,0 +1,52 @@
+// A checkpoint keeps every record's speech act and slots under STATEMENTS_VERSION (plus a hash of a few probe
+// texts); a checkpoint written by another analysis is recomputed from the records. A grammar change that the
+// probe texts do not show would otherwise leave users' old checkpoints with the old reading. This test hashes
+// the analysis of thousands of capture-shaped texts: when it fails, bump STATEMENTS_VERSION and add a line
+// for the new version below. Never edit an old line: each version names exactly one analysis.
+import { createHash } from "node:crypto";
+import { generateCaptureHistory } from "../../bench/capture-history";
+import { DEV_SETS } from "../../bench/capture-templates-dev";
+import { analyseRecord, STATEMENTS_VERSION } from "../../bridge/store/record-statements";
+import type { SourceType } from "../../bridge/store/records";
+import { PHRASINGS_EN } from "../fixtures/phrasings-en";
+import { PHRASING_STRUCTURES_EN } from "../fixtures/phrasings-structures-en";
+import { PHRASING_STRUCTURES_ZH } from "../fixtures/phrasings-structures-zh";
+import { PHRASINGS_ZH } from "../fixtures/phrasings-zh";
+
+const FINGERPRINTS: Record<string, string> = {
+  "acts+slots/3": "388e69145894347f",
+};
+
+function corpus(): Array<[string, SourceType]> {
+  const texts: Array<[string, SourceType]> = [];
+  // The first eleven dev sets only, so a new set added later does not change the corpus.
+  const histories = [generateCaptureHistory({ turns: 1_500, seed: 11 }), ...DEV_SETS.slice(0, 11).map((set, i) => generateCaptureHistory({ turns: 400, seed: 100 + i, templates: { tuning: set } }))];
+  for (const history of histories) for (const record of history.records) texts.push([record.text, record.source_type as SourceType]);
+  for (const set of [PHRASINGS_ZH, PHRASINGS_EN, PHRASING_STRUCTURES_ZH, PHRASING_STRUCTURES_EN]) {
+    for (const story of set.stories) {
+      for (const statement of story.statements) texts.push([statement.text, "user_message"]);
+      for (const question of story.questions) texts.push([question, "user_message"]);
+    }
+    for (const text of [...set.requests, ...set.actions]) texts.push([text, "user_message"]);
+    for (const text of [...set.acknowledgements, ...set.nonAnswers]) texts.push([text, "assistant_message"]);
+  }
+  return texts;
+}
+
+describe("the statements analysis version", () => {
+  it("names the analysis this build makes of capture-shaped texts", () => {
+    const hash = createHash("sha256");
+    for (const [text, type] of corpus()) hash.update(`${type}\u0000${text}\u0000${JSON.stringify(analyseRecord(text, type))}\n`);
+    const fingerprint = hash.digest("hex").slice(0, 16);
+    const hint = `speech acts or slots now read texts differently (fingerprint ${fingerprint}): bump STATEMENTS_VERSION in bridge/store/record-statements.ts and add "${STATEMENTS_VERSION.replace(/\d+$/, (n) => String(Number(n) + 1))}": "${fingerprint}" to FINGERPRINTS`;
+    expect({ version: STATEMENTS_VERSION, fingerprint, hint: FINGERPRINTS[STATEMENTS_VERSION] === fingerprint ? "" : hint }).toEqual({
+      version: STATEMENTS_VERSION,
+      fingerprint: FINGERPRINTS[STATEMENTS_VERSION],
+      hint: "",
+    });
+  });
+
+  it("gives each version one analysis", () => {
+    expect(new Set(Object.values(FINGERPRINTS)).size).toBe(Object.keys(FINGERPRINTS).length);
+  });
+});
