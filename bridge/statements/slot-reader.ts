@@ -90,9 +90,14 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
       const open = HAN.test(text)
         ? openValueOfChinese(text)
         : (openValueOfEnglish(text) ?? (frame.kind === "preference" ? openPreferenceOfEnglish(text) : undefined) ?? (HAN.test(frame.attribute ?? frame.subject) ? openValueOfChinese(text) : undefined));
-      // "最喜欢的乐器换了，尤克里里": after a preference frame a bare phrase is the new favourite.
-      const liked = !open && !frameFromSlot && frame.kind === "preference" && frame.attribute !== undefined && isBarePhrase(text) ? { kinds: ["preference" as const], value: text.replace(/[了啦。!！]+$/, "") } : undefined;
-      found = (open ?? liked) && fillFrame(frame, (open ?? liked)!);
+      const filled = open && fillFrame(frame, open);
+      // "最喜欢的乐器换了，尤克里里" (though 里 ends like a place): after a preference frame a bare phrase is the
+      // new favourite; "My boss relocated, Berlin now": after a move, the new home.
+      const bare = !filled && !frameFromSlot && isBarePhrase(text) ? text.replace(/[了啦。!！]+$/, "").replace(/\s+now$/, "") : undefined;
+      const liked = bare !== undefined && frame.kind === "preference" && frame.attribute !== undefined ? { kinds: ["preference" as const], value: bare } : undefined;
+      const place = bare?.replace(/^(?:now\s+)?(?:in|at|to)\s+/, "");
+      const home = place !== undefined && frame.kind === "residence" && place.split(" ").length <= 3 ? { kinds: ["residence" as const], value: place } : undefined;
+      found = filled || ((liked ?? home) && fillFrame(frame, (liked ?? home)!));
     }
     // "我妈换号了，新号码139…", "爸妈又搬了，现在住昆明": a clause that names nobody is about whom the
     // clause before named, not about the speaker.

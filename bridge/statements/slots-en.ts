@@ -61,6 +61,10 @@ const LEADING_FILLER =
 const REPORTED = /^((?:my\s+|the\s+|our\s+)?[a-z]+(?:'s)?(?:\s+[a-z]+)?)\s+(?:says|said|told me|mentioned|texted|wrote|reckons|tells me)(?:\s+that)?\s+(?=\S+\s+\S+)/;
 // Future and progressive forms of a change say the same as the past: "is going to be", "is going up to".
 const TENSES: Array<[RegExp, string]> = [
+  // "i actually have 6", "is actually in the wardrobe": a correction's "actually" says nothing of the value.
+  [/\bactually\s+/g, ""],
+  // "my tape measure now lives behind the tv": where a thing lives is where it is.
+  [/\b(?:now\s+)?lives\s+(?=(?:behind|under|on|next to|inside|beside|on top of)\b)/g, "is now "],
   // "your sister most likely lives in paris", "the book club is probably friday": how sure, not what.
   [/\b(?:most likely|more than likely|very likely|probably|possibly|presumably|definitely|surely)\s+/g, ""],
   [/\b(?:is|are|am) going to be\b/g, "will be"],

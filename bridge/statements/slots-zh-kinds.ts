@@ -1,7 +1,7 @@
 // Chinese patterns for what people state about people: where someone lives or works, a preference, a
 // contact field (events, counts and measures are in slots-zh-events.ts). Each matcher returns undefined when
 // its pattern does not apply and null when it applies but asserts nothing (negated, unresolvable pronoun).
-import { contactField, normaliseContactValue, preferenceCategory, weakCategory } from "./attributes";
+import { contactField, isKnownCategory, normaliseContactValue, preferenceCategory, weakCategory } from "./attributes";
 import { findTimeExpression } from "./time-expressions";
 import { FAVOURITE_ZH, RESIDENCE_LIVE_ZH, RESIDENCE_MOVE_ZH, WORK_AS_ZH, WORK_MOVE_ZH, WORK_NOUN_ZH } from "./cues-zh";
 import type { StateSlot } from "./slots";
@@ -83,7 +83,7 @@ export function matchWorkplace(text: string): Match {
 // "我的最爱作家换成东野圭吾了": 最爱 + a category without 的.
 const FAVOURITE_COMPOUND = new RegExp(`^(.*?)(?:的)?(?:最爱|最喜欢)(.{1,6}?)${ADVERBS}(?:变成了?|改成了?|换成了?|成了|是)(.+?)(?:了)?$`);
 // "最近我读余华读得最多": the one consumed most is the favourite, its category only by the verb.
-const MOST_CONSUMED = /^(.*?)(喝|吃|听|看|玩|读|弹|用)(.{1,10}?)\2得最(?:多|开心|起劲|勤)$/;
+const MOST_CONSUMED = /^(.*?)(喝|吃|听|看|玩|读|弹|用)(.{1,10}?)\2(?:得最(?:多|开心|起劲|勤)|上瘾了?|上头了?|入迷了?)$/;
 // "我现在偏好油条这种早餐": the favourite, then the category it is one of.
 const PREFER_KIND_OF = /^(.*?)(?:现在|目前|如今)?(?:偏好|偏爱|更喜欢|最喜欢|喜欢)(.{1,10}?)这(?:种|类|款|个)(.{1,6})$/;
 
@@ -98,7 +98,8 @@ const SUITS_ME = /^(?:(.{1,6}?)的话)?(.{1,12}?)(?:现在)?最(?:合|对)(?:我
 
 export function matchPreference(text: string): Match {
   const kindOf = PREFER_KIND_OF.exec(text);
-  if (kindOf && isKnownOrNoun(kindOf[3])) return preferenceSlot(kindOf[1] || "我", preferenceCategory(kindOf[3]), kindOf[2], false);
+  // "这种花": after 这种 even one character is the kind.
+  if (kindOf && (/^[\u4e00-\u9fff]$/.test(kindOf[3]) || isKnownOrNoun(kindOf[3]))) return preferenceSlot(kindOf[1] || "我", preferenceCategory(kindOf[3]), kindOf[2], false);
   const namedAfter = FAVOURITE_NAMED_AFTER.exec(text);
   if (namedAfter && isKnownOrNoun(namedAfter[2])) return preferenceSlot("我", preferenceCategory(namedAfter[2]), namedAfter[1], false);
   const suits = SUITS_ME.exec(text);
@@ -195,5 +196,7 @@ function plausibleContact(field: string, value: string): boolean {
 
 // A category after 最爱 without 的 is a noun of two or more characters, not a verb phrase ("最爱吃").
 function isKnownOrNoun(phrase: string): boolean {
+  // One character names a category only when it is a noun of things people like ("花", "茶"), never 也/都/最.
+  if (phrase.length === 1) return isKnownCategory(phrase) || /^[花茶酒书歌剧鱼肉菜汤面饭粥糖鞋包车猫狗]$/.test(phrase);
   return phrase.length >= 2 && !/^(?:吃|喝|听|看|玩|读|弹|用|去|穿)/.test(phrase);
 }

@@ -41,7 +41,8 @@ const TOPIC_PLACE = new RegExp(`^(.+?)${PLACE_VERB}${DIRECTION}(.+)$`);
 const TOPIC_PLACED_AT = new RegExp(`^(.+?)${ADVERBS}(?:放|搁|撂|挂|塞|收|存|停|锁|摆)(.+)$`);
 // Neither side may contain 在, so "我现在在家里" splits at the copula, not inside 现在.
 // "我老婆现在去了…": the 在 of 现在, 正在, 存在, 实在, 所在, 自在 is no copula.
-const COPULA = new RegExp(`^([^在]+?)${ADVERBS}(?:(?<![现正存实所自])在|位于)([^在]+)$`);
+// "其实在": 其实 ("in fact") before 在 is an adverb, not 实在.
+const COPULA = new RegExp(`^([^在]+?)${ADVERBS}(?:(?<![现正存实所自])在|(?<=其实)在|位于)([^在]+)$`);
 const BA_CHANGE = new RegExp(`^(.*?)${BA}(.+?)${CHANGE_VERB}了?(.+)$`);
 const CHANGE = new RegExp(`^(.+?)${CHANGE_VERB}了?(.+)$`);
 const NOW_IS = /^(.+?)(?:现在|目前|如今)(?:已经)?(?:是|为)(.+)$/;

@@ -248,7 +248,8 @@ function askedSlots(index: SlotIndex, query: SlotQuery, timeline: boolean): Aske
     const subjectScore = bySubject.get(key) ?? (slot.subject === SELF && selfNamed ? SELF_MATCH : 0);
     const attributeScore = byAttribute.get(key) ?? 0;
     // "怎么联系房东": a way to reach someone, no field named, asks for every contact field of theirs.
-    const anyField = slot.kind === "contact" && query.kinds.has("contact") && !fieldNamed;
+    // …of the person the query names: "How do I reach my dad" is not also the asker's own address.
+    const anyField = slot.kind === "contact" && query.kinds.has("contact") && !fieldNamed && !(slot.subject === SELF && [...bySubject.keys()].some((k) => parseSlotKey(k).subject !== SELF));
     if (subjectScore === 0 || (slot.attribute !== undefined && attributeScore === 0 && !anyField)) continue;
     // "Every daily step goal reading I've had?": the speaker's own measure or count named exactly is asked, whatever the
     // question words (here "reading" would ask for a favourite book).

@@ -376,6 +376,15 @@ describe("a query for how something is now", () => {
     store.close();
   });
 
+  it("asks how to reach the person the query names, not also the asker's own contact data", () => {
+    const store = openStore();
+    capture(store, [{ user: "My dad's phone number is +44 7700 900746." }, { user: "My address is 12 Elm Street." }, { user: "My dad's phone number was switched to +44 7700 900853." }]);
+    const reach = search(store, "How do I reach my dad at this point?");
+    expect(reach.receipt.slots.map((s) => [s.subject, s.attribute])).toEqual([["dad", "phone"]]);
+    expect(reach.results[0].id).toBe(user(2));
+    store.close();
+  });
+
   it.each([
     ["我姐如今定居何处？", ["我姐住在成都", "我姐搬到了杭州"]],
     ["Which town is my sister settled in these days?", ["My sister lives in Boston.", "My sister moved to Seattle."]],
