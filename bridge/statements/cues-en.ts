@@ -39,7 +39,9 @@ export const LEADING_FILLER_EN =
 /** A clause that opens like a question. */
 export const QUESTION_OPENER_EN = new RegExp(
   "^(?:(?:what|where|when|which|who|whom|whose|why|how)(?:'s|'re|'d|'ll)?\\b" +
-    "|(?:is|are|am|was|were|does|did|can|could|will|would|should|shall|isn't|aren't|wasn't|weren't|doesn't|didn't|haven't|hasn't|won't|can't|couldn't|wouldn't|shouldn't)\\s+[a-z]" +
+    "|(?:is|are|am|was|were|does|did|can|could|will|would|should|shall)\\s+[a-z]" +
+    // A negative opener asks only before its subject ("can't you…", "isn't it…"): "Can't beat tulips" states.
+    "|(?:isn't|aren't|wasn't|weren't|doesn't|didn't|haven't|hasn't|won't|can't|couldn't|wouldn't|shouldn't)\\s+(?:i|you|we|they|he|she|it|there|that|this|my|your|our|their|his|her|the)\\b" +
     "|(?:have|has|had|don't)\\s+(?:i|you|we|they|he|she|it|my|your|our|their|his|her|the|this|that|there|these|those|anyone|anything)\\b" +
     "|do\\s+(?:i|you|we|they)\\b" +
     "|(?:any idea|any clue|got any idea|do you (?:know|remember|recall|happen to know)|you (?:know|remember|recall|happen to know) (?:where|what|when|which|who|how|if|whether)|can you (?:remember|recall)|remind me (?:where|what|when|which|who|how))\\b" +

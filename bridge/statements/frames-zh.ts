@@ -10,7 +10,7 @@ import { ADVERBS, endsOnPlace, normaliseNumber, normalisePerson, normalisePlace,
 
 // What changed, without the new value: the word tells the kind of slot.
 const CHANGED = new RegExp(
-  `^(.+?)(?:的)?(时间|日期|位置|地方|地址|住址|号码|手机号|电话|邮箱|微信号?)?${ADVERBS}(?:又|也)?(不是原来那个|不是原来的|不是以前那个|不是之前那个|不是原来的数|换了个新的|敲定了|换东家了|换单位了|换公司了|涨了|掉了|降了|升了|添了|多了|少了|换了个地方|挪了个地方|换了个位置|挪了个位置|换了地方|挪了地方|换地方了|挪地方了|换位置了|换了位置|改期了|定下来了|确定了|定了|推迟了|延期了|延误了|提前了|往后推了|往前挪了|改时间了|时间变了|变了|改了|换了|换号了|换手机号了|换工作了|搬了|离职了|辞职了|跳槽了|返聘|退休返聘|搬家了|搬走了|拿回来了|拿出来了|取出来了|拿走了|收起来了|带走了|带回来了|带过去了|拿过去了|带上了|被还回来了|还回来了|借走了)(?:了)?$`,
+  `^(.+?)(?:的)?(时间|日期|位置|地方|地址|住址|号码|手机号|电话|邮箱|微信号?)?${ADVERBS}(?:又|也)?(不是原来那个|不是原来的|不是以前那个|不是之前那个|不是原来的数|换了个新的|换新的了|换新的|换新了|敲定了|换东家了|换单位了|换公司了|涨了|掉了|降了|升了|添了|多了|少了|换了个地方|挪了个地方|换了个位置|挪了个位置|换了地方|挪了地方|换地方了|挪地方了|换位置了|换了位置|改期了|定下来了|确定了|定了|推迟了|延期了|延误了|提前了|往后推了|往前挪了|改时间了|时间变了|变了|改了|换了|换号了|换手机号了|换工作了|搬了|离职了|辞职了|跳槽了|返聘|退休返聘|搬家了|搬走了|拿回来了|拿出来了|取出来了|拿走了|收起来了|带走了|带回来了|带过去了|拿过去了|带上了|被还回来了|还回来了|借走了)(?:了)?$`,
 );
 // "我爸换了个手机号", "我办了个新号码": a new contact field, its value next.
 const NEW_CONTACT = /^(.*?)(?:换了|换|办了|有了|用了|改了)(?:个|一个)?(?:新的?)?(手机号码|手机号|电话号码|电话|号码|邮箱|微信号?|地址)$/;
@@ -32,7 +32,8 @@ const OPEN_AT_WORK = new RegExp(`^(?:他|她)?${ADVERBS}在(.{2,16}?)(?:工作|�
 const OPEN_TIME = /^(?:现在|目前|如今|时间)?(?:是|为)?(?:改到|推到|推迟到|延到|延期到|提前到|挪到|改成|定在|定到|换到|调到|改在|就|又|往后推到|往前挪到)?了?(.+?)(?:就|再|才)?(?:到|来|过来|回来|见|举行|开始|出发|起飞|降落|开会|见面)?了?$/;
 const OPEN_JOINED = new RegExp(`^(?:他|她|我)?${ADVERBS}(?:去了|进了|加入了?|入职了?|跳到了?|跳去了?|到了|换到了?|转到了?|去(?=.{2,12}了$))(.+?)(?:工作|上班|任职)?(?:了)?$`);
 // "新的是liumei_happy": a handle (微信号) after a frame that named the field.
-const OPEN_HANDLE = /^(?:新的?|现在的?)?(?:是|为|:)\s*([a-z][a-z0-9_\-.]{3,})$/;
+// "wx_sunli9821" on its own after a topic asked: a handle holds a digit or an underscore.
+const OPEN_HANDLE = /^(?:新的?|现在的?)?(?:(?:是|为|:)\s*([a-z][a-z0-9_\-.]{3,})|([a-z][a-z0-9\-.]*(?:_|[0-9])[a-z0-9_\-.]*))$/;
 const OPEN_CONTACT = /^(?:以后|现在|目前)?(?:打|用|换成|是|加)?(?:我|他|她)?(?:这个|新的?|现在的?)?(?:号|号码|手机号|电话|邮箱|微信号?)?(?:是|为)?[:\s]*([+0-9][0-9\s\-]{4,}|[^\s@]+@[^\s@]+)$/;
 // "量了一下体脂率，22%": a measured value, after a clause that named what was measured.
 const OPEN_MEASURE = /^(?:现在|目前|又是|是)?([0-9][0-9.]*\s*(?:%|公斤|斤|千克|克|元|块|万|分钟|小时|步|升|毫升|岁|次|米|厘米|公里|度|个点)(?:每分钟|每天|每周|一个月)?)(?:了)?$/;
@@ -110,7 +111,7 @@ export function openValueOfChinese(text: string): OpenValue | undefined {
     return { kinds: ["contact"], attribute: field, value: normaliseContactValue(field, contact[1]) };
   }
   const handle = OPEN_HANDLE.exec(text);
-  if (handle) return { kinds: ["contact"], value: handle[1] };
+  if (handle) return { kinds: ["contact"], value: handle[1] ?? handle[2] };
   const count = OPEN_COUNT.exec(text);
   if (count) return { kinds: ["state"], value: normaliseNumber(count[1]) };
   const measure = OPEN_MEASURE.exec(text);

@@ -89,7 +89,7 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
       // A value with no Han character ("22%", "13800138000") after a Chinese frame is read the Chinese way too.
       const open = HAN.test(text)
         ? openValueOfChinese(text)
-        : (openValueOfEnglish(text) ?? (frame.kind === "preference" ? openPreferenceOfEnglish(text) : undefined) ?? (HAN.test(frame.attribute ?? frame.subject) ? openValueOfChinese(text) : undefined));
+        : (openValueOfEnglish(text) ?? (frame.kind === "preference" ? openPreferenceOfEnglish(text) : undefined) ?? (HAN.test(frame.subject) || HAN.test(frame.attribute ?? "") ? openValueOfChinese(text) : undefined));
       const filled = open && fillFrame(frame, open);
       // "最喜欢的乐器换了，尤克里里" (though 里 ends like a place): after a preference frame a bare phrase is the
       // new favourite; "My boss relocated, Berlin now": after a move, the new home.
@@ -165,7 +165,8 @@ function readClause(text: string, before: string | undefined): StateSlot | undef
     const at = COLON.exec(text)!.index;
     const [head, tail] = [text.slice(0, at).trim(), text.slice(at + 1).trim()];
     const named = HAN.test(head) ? frameOfChinese(head) : frameOfEnglish(head);
-    const open = named && (HAN.test(tail) ? openValueOfChinese(tail) : openValueOfEnglish(tail));
+    // A handle or a number after a Chinese head ("微信号换新的了：wx_…") is read the Chinese way too.
+    const open = named && (HAN.test(tail) ? openValueOfChinese(tail) : (openValueOfEnglish(tail) ?? (HAN.test(head) ? openValueOfChinese(tail) : undefined)));
     return open && named ? fillFrame(named, open) : undefined;
   }
   return undefined;
@@ -298,10 +299,19 @@ function answeredQuestion(question: string, answer: string): string | undefined 
   return undefined;
 }
 
+const CONTACT_TOPIC_ZH = /^(.{1,8}?)的?(工作电话|办公电话|手机号码|手机号|电话号码|电话|号码|邮箱|微信号|微信|地址)$/;
+const CONTACT_TOPIC_EN = /^((?:my|our)|(?:my |our )?[a-z]+'s)\s+(work phone number|work phone|phone number|mobile number|cell number|number|phone|mobile|email address|email|home address|address|whatsapp)$/;
+
 function topicFrame(text: string): SlotFrame | undefined {
   const topic = topicAsked(text);
   if (!topic) return undefined;
   if (topic.category) return { subject: SELF, kind: "preference", attribute: topic.category };
+  // "我爸爸的微信号？wx_…", "My uncle's work phone? It's 555-0159": whose field, and which.
+  const field = CONTACT_TOPIC_ZH.exec(topic.subject) ?? CONTACT_TOPIC_EN.exec(topic.subject);
+  if (field && contactField(field[2])) {
+    const owner = HAN.test(field[1]) ? normalisePerson(field[1]) : normaliseEnglishPerson(field[1]);
+    if (owner !== null) return { subject: owner || SELF, kind: "contact", attribute: contactField(field[2])! };
+  }
   const han = HAN.test(topic.subject);
   const person = han ? normalisePerson(topic.subject) : normaliseEnglishPerson(topic.subject);
   const subject = person || (han ? normaliseSubject(topic.subject) : normaliseEnglishSubject(topic.subject));

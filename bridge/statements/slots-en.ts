@@ -107,6 +107,19 @@ const TENSES: Array<[RegExp, string]> = [
   [/\bmoved (?:out|over|away|back) to\b/g, "moved to"],
   // "…held steady at 70 kg this week": the week is when, the value is 70 kg.
   [/(\d\s*[a-z%]*)\s+(?:this|last) (?:week|month|morning|year)$/, "$1"],
+  // "can't beat tulips as a flower right now", "sci-fi is my jam these days", "my number one tea: jasmine".
+  [/^(?:you )?(?:can't|cannot) beat (.+?) as (?:a|an|my) ([a-z][a-z ]*?)(?:\s+(?:right now|these days|now|lately|at the moment))*$/, "my favourite $2 is $1"],
+  [/^(.+?) (?:is|are) (?:my|our) (?:jam|thing)(?:\s+(?:right now|these days|now|lately|at the moment))*$/, "i love $1 now"],
+  [/^my (?:number one|no\. 1|top|favou?rite) ([a-z][a-z ]*?)(?:\s+(?:these days|right now|now|lately|at the moment))?:\s*(.+)$/, "my favourite $1 is $2"],
+  // "my boss's phone number's +44…", "my weight's 70 kg": the 's of a field before its value is "is".
+  [/\b(number|phone|mobile|cell|email|e-mail|address|whatsapp|extension|weight|height|rent|budget|goal|target|score|salary|count|pressure|rate|total)'s\s+(?=[+0-9(]|[^\s@]+@)/g, "$1 is "],
+  // "ended up settling down in madrid", "ended up working at wonka": where they are.
+  [/\b(?:ended up|wound up) settling(?: down)? in\b/g, "settled in"],
+  [/\b(?:ended up|wound up) living in\b/g, "lives in"],
+  [/\b(?:ended up|wound up) working (?:at|for)\b/g, "works at"],
+  [/\b(?:ended up|wound up) moving to\b/g, "moved to"],
+  // "you can get my aunt on 555-0181 now": a number someone is reached on is their phone number.
+  [/^(?:you can |u can |i can )?(?:get|reach|call|text) ((?:my|our) [a-z]+|[a-z]+) on (\+?[0-9][0-9 ()-]{4,}[0-9])(?:\s+(?:now|these days))?$/, "$1's phone number is $2"],
   // "that makes 5 plants for me": a running total.
   [/^(?:that|this) makes (\d+) (.+?)(?:\s+(?:for me|in total|altogether|now))*$/, "i have $1 $2"],
   // "my weight held steady at 70 kg": a measure that stayed is its value.

@@ -47,11 +47,14 @@ const MEASURE_TO = new RegExp(`^(.{1,12}?)${MEASURE_FILLER}(?:被)?(?:涨|降|�
 // Who reported it and when it takes effect are not the attribute: "房东说下个月房租…".
 const REPORTED_ZH = /^.{1,6}?(?:说|通知|告诉我)(?=.{2,})/;
 
+// "挪到周六下午三点去了": the direction after a time is no part of it.
+const timeOf = (raw: string) => stripParticles(raw).replace(/(?:去|来)$/, "");
+
 export function matchSchedule(text: string): Match {
   const ba = SCHEDULE_BA.exec(text);
   if (ba && isTimeExpression(stripParticles(ba[3]))) return negated(ba[1]) ? null : eventSlot(ba[2], ba[3]);
   const moved = SCHEDULE_MOVED.exec(text);
-  if (moved && isTimeExpression(stripParticles(moved[2]))) return negated(moved[1]) ? null : eventSlot(moved[1], moved[2]);
+  if (moved && isTimeExpression(timeOf(moved[2]))) return negated(moved[1]) ? null : eventSlot(moved[1], timeOf(moved[2]));
   const is = SCHEDULE_IS.exec(text);
   if (is && isTimeExpression(stripParticles(is[2]))) return negated(is[1]) ? null : eventSlot(is[1], is[2]);
   const when = findTimeExpression(text);

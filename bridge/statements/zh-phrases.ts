@@ -5,17 +5,17 @@ import { isTimeExpression } from "./time-expressions";
 export const SELF = "(self)";
 
 // Closed grammatical sets only: adverbs, possessives, demonstratives, classifiers, localisers, particles.
-export const ADVERBS = "(?:现(?=任职|居|存放|有|为)|改(?=放|搁|存|挂|停|锁|摆|收|塞)|近期|统一|现已|现今|现在|目前|如今|这回|这次|仍然|依然|已经|一直|暂时|其实|实际上|还|仍|已|都|也|就|又|再|才|先|是|最近|刚刚|刚|终于|最终|最后|总算|到底|正式)*";
+export const ADVERBS = "(?:这一回|这一次|现(?=任职|居|存放|有|为)|改(?=放|搁|存|挂|停|锁|摆|收|塞)|近期|统一|现已|现今|现在|目前|如今|这回|这次|仍然|依然|已经|一直|暂时|其实|实际上|还|仍|已|都|也|就|又|再|才|先|是|最近|刚刚|刚|终于|最终|最后|总算|到底|正式)*";
 const LEADING_TIME = /^(?:即日起|自即日起|从即日起|从今天起|今日起|自今日起|近期|今天|昨天|前天|明天|现在|目前|如今|刚才|刚刚|后来|之后|以后|今后|往后|从今以后|从现在起|最后|终于|其实|早上|晚上|上午|下午|中午|最近|上周|这周|本周|下周|上个月|这个月|下个月|今年|去年|明年|这阵子|这段时间)+/;
 // Possessives before bare pronouns so "我的" is not cut to "的"; then demonstratives and
 // numeral + classifier ("这个", "一把", "一家"), which say which one, not what it is.
 const LEADING_NOISE =
   /^(?:我们的|咱们的|你们的|他们的|她们的|我的|你的|他的|她的|它的|今天|昨天|现在|刚才|刚刚|已经|我们|咱们|你们|他们|她们|我|你|他|她|它|又|还|也|都|就|的|[这那一两几每][个只把件台辆部本张支块串双套条家所间位])+/;
-const TRAILING_PARTICLES = /(?:了|的|呢|啊|吧|啦|哦|呀|哈|嘛|喽|呗|咯|嘞|哟)+$/;
+const TRAILING_PARTICLES = /(?:了|的|呢|啊|吧|啦|哦|呀|哈|嘛|喽|呗|咯|嘞|哟|哈)+$/;
 // "你最爱的水果多半是苹果": a hedge before 是 is no part of what is named.
 const TRAILING_ADVERBS = new RegExp(`(?:${ADVERBS}|现|多半|应该|大概|估计|可能|好像|也许|或许|肯定|一定)*$`);
 // "小林去年搬去了厦门": when it happened is not who.
-const TRAILING_TIME_WORDS = /(?:现今|现阶段|这阵子|这段时间|这几天|这会儿|此刻|眼下|当下|此时|最近|后来|现在|目前|如今|以后|今后|去年|今年|明年|前年|上个月|这个月|下个月|上周|这周|下周|昨天|今天|前天)+$/;
+const TRAILING_TIME_WORDS = /(?:这一回|这一次|这回|这次|现今|现阶段|这阵子|这段时间|这几天|这会儿|此刻|眼下|当下|此时|最近|后来|现在|目前|如今|以后|今后|去年|今年|明年|前年|上个月|这个月|下个月|上周|这周|下周|昨天|今天|前天)+$/;
 // Longest first so "里面" goes whole; a localiser is only dropped when two characters remain,
 // because "楼上"/"楼下" are different places while "鞋柜里" is just "鞋柜".
 const LOCALISER =

@@ -109,6 +109,8 @@ describe("speech acts", () => {
     expect(actOf("I forgot my keys at the office.")).toBe("statement");
     expect(actOf("钥匙放抽屉了，记住了吗？")).toBe("statement");
     expect(actOf("You know I moved to Paris.")).toBe("statement");
+    expect(actOf("Can't beat tulips as a flower right now.")).toBe("statement");
+    expect(actOf("Can't you remember?")).toBe("question");
     expect(analyseRecord("I moved the keys. Where's my wallet?", "user_message").act).toBe("statement");
   });
 

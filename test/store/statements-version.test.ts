@@ -16,6 +16,7 @@ import { PHRASINGS_ZH } from "../fixtures/phrasings-zh";
 const FINGERPRINTS: Record<string, string> = {
   "acts+slots/3": "388e69145894347f",
   "acts+slots/4": "2bc6ad7559bb234a",
+  "acts+slots/5": "4e5d8c86bbc2b43e",
 };
 
 function corpus(): Array<[string, SourceType]> {
