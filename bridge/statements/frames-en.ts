@@ -12,7 +12,11 @@ const CONTACT_WORD = "(work phone number|work phone|work number|office phone|off
 const AUX = "(?:\\s+(?:has|have|had|got|gets|is|was|were|are|just|finally|again|officially))*";
 const SCHEDULE_CHANGE = "(?:rescheduled|postponed|delayed|pushed back|pushed|moved|bumped|cancelled|canceled|changed|shifted|rebooked)";
 const CHANGED = new RegExp(`^(.+?)${AUX}\\s+${SCHEDULE_CHANGE}(?:\\s+(?:again|yet again|once more|around|up|back))*$`);
-const NOT_THERE = /^(.+?)\s+(?:is|are)\s*(?:n't|not|no longer)\s+(?:in|on|at|under|inside|with|by)\s+.+$/;
+const NOT_THERE = /^(.+?)\s+(?:is|are)\s*(?:n't|not|no longer)\s+(?:(?:in|on|at|under|inside|with|by)\s+.+|where (?:it|they) used to be|in (?:its|their) (?:old|usual) (?:spot|place))$/;
+// "I have a different number of tortoises now", "my tortoises count shifted again": a count whose value follows.
+const COUNT_CHANGED_EN = /^(?:(?:i have|i've got|i've|we have) a (?:different|new) number of (.+?)|my (.+?) count (?:shifted|changed|moved)(?: again)?)(?:\s+now)?$/;
+// "Not into my old favourite any more": a favourite changed, the new one follows.
+const OLD_FAVOURITE_GONE = /^(?:i'm |i am )?not (?:into|keen on|a fan of) my (?:old|previous|usual) (?:favou?rite|one|pick)(?: any ?more)?$/;
 const NEW_CONTACT = new RegExp(`^(.+?)${AUX}\\s+(?:got|has|have|now has|switched to|changed|moved to|uses|is using|now uses)\\s+(?:a\\s+)?new\\s+${CONTACT_WORD}s?$`);
 const SWITCHED = new RegExp(`^(.+?)${AUX}\\s+(?:switched|changed)\\s+${CONTACT_WORD}(?:es|s)?$`);
 const OWN_CONTACT_CHANGED = new RegExp(`^(.+?)'s\\s+(?:new\\s+)?${CONTACT_WORD}\\s+(?:has\\s+|just\\s+)?changed(?:\\s+again)?$`);
@@ -39,7 +43,7 @@ const FAVOURITE_FRAME = /^(?:(my|our|[a-z]+'s)\s+)?(?:new\s+|current\s+)?favou?r
 const PERSON_FIRST = /^([a-z]+(?: [a-z]+)?)(?:'s\s+(?:moved|gone|left|got|been|just|finally|recently)|\s+(?:has|have|had|is|was|got|just|finally|recently|went|moved|left|quit))\b/;
 const HEARD_FROM = /\b(?:heard from|talked to|spoke to|spoke with|caught up with|chatted with)\s+([a-z]+)$/;
 // "it's all green tea now", "fleetwood mac": a preference's new value after a frame that named the preference.
-const OPEN_PREFERENCE = /^(?:(?:it's|it is|now it's|now it is|it is now|it's now|it would be|it'd be|i would go with|i'd go with|i would pick|i'd pick|i would say|i'd say)(?:\s+all)?\s+)?([a-z][a-z' &-]{1,40}?)(?:\s+(?:now|these days|lately|again|weirdly|honestly|actually))*$/;
+const OPEN_PREFERENCE = /^(?:(?:it's|it is|now it's|now it is|it is now|it's now|it would be|it'd be|i would go with|i'd go with|i would pick|i'd pick|i would say|i'd say)(?:\s+all)?\s+)?([a-z][a-z' &-]{1,40}?)(?:\s+(?:now|these days|lately|again|weirdly|honestly|actually|all the way|hands down|for me))*$/;
 
 // "correction on the camping tent", "update on the dentist": the subject of what follows.
 const ABOUT = /^(?:correction|update|news|change|heads up)\s+(?:on|about|re|for)\s+(.+?)(?::.*)?$/;
@@ -47,6 +51,11 @@ const ABOUT = /^(?:correction|update|news|change|heads up)\s+(?:on|about|re|for)
 const NOUN_PHRASE = /^(?:the|my|our|[a-z]+'s)\s+[a-z][a-z' -]*$/;
 
 export function frameOfEnglish(text: string): SlotFrame | undefined {
+  const counted = COUNT_CHANGED_EN.exec(text);
+  if (counted) {
+    const noun = normaliseSubject(counted[1] ?? counted[2]);
+    if (noun) return { subject: SELF, kind: "state", attribute: noun };
+  }
   const picked = IF_I_PICKED.exec(text);
   if (picked) return { subject: SELF, kind: "preference", attribute: preferenceCategory(picked[1]) };
   const favourite = FAVOURITE_FRAME.exec(text);
@@ -80,6 +89,7 @@ export function frameOfEnglish(text: string): SlotFrame | undefined {
     const subject = normaliseSubject(changed[1]);
     return subject ? { subject, kind: "schedule" as SlotKind } : undefined;
   }
+  if (OLD_FAVOURITE_GONE.test(text)) return { subject: SELF, kind: "preference", attribute: "~" };
   const away = NOT_THERE.exec(text);
   const subject = away ? normaliseSubject(away[1]) : "";
   if (subject) return { subject, kind: "location" };

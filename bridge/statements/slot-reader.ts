@@ -97,7 +97,10 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
       const liked = bare !== undefined && frame.kind === "preference" && frame.attribute !== undefined ? { kinds: ["preference" as const], value: bare } : undefined;
       const place = bare?.replace(/^(?:now\s+)?(?:in|at|to)\s+/, "");
       const home = place !== undefined && frame.kind === "residence" && place.split(" ").length <= 3 ? { kinds: ["residence" as const], value: place } : undefined;
-      found = filled || ((liked ?? home) && fillFrame(frame, (liked ?? home)!));
+      // "I have a different number of tortoises now, 5": after a count frame, a bare number.
+      const number = bare !== undefined && frame.kind === "state" ? /^([0-9]+(?:\.[0-9]+)?)$/.exec(bare) : null;
+      const count = number ? { kinds: ["state" as const], value: number[1] } : undefined;
+      found = filled || ((liked ?? home ?? count) && fillFrame(frame, (liked ?? home ?? count)!));
     }
     // "我妈换号了，新号码139…", "爸妈又搬了，现在住昆明": a clause that names nobody is about whom the
     // clause before named, not about the speaker.

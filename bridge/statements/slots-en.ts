@@ -15,7 +15,7 @@ const PREP = "(?:in front of|on top of|next to|inside of|inside|underneath|under
 const BE = "(?:is|are|am)";
 const STILL = "(?:\\s+(?:now|still|currently|already|always|usually|probably|likely|most likely|maybe|possibly|definitely))*";
 const PLACE_VERB =
-  "(?:relocated|relocate|put|puts|placed|place|places|moved|move|moves|left|leave|leaves|kept|keep|keeps|keeping|stored|store|stores|hid|hidden|hide|hides|parked|park|parks|stashed|stash|tucked|dropped|locked|filed|plugged|stuck|stick|shoved|popped|tossed|chucked|threw|slipped)";
+  "(?:relocated|relocate|dumped|dump|put|puts|placed|place|places|moved|move|moves|left|leave|leaves|kept|keep|keeps|keeping|stored|store|stores|hid|hidden|hide|hides|parked|park|parks|stashed|stash|tucked|dropped|locked|filed|plugged|stuck|stick|shoved|popped|tossed|chucked|threw|slipped)";
 const CHANGE_VERB = "(?:changed|changes|switched|switches|updated|updates)";
 
 // Past-tense copulas ("were in the drawer") are left out: they describe a former state,
@@ -107,6 +107,17 @@ const TENSES: Array<[RegExp, string]> = [
   [/\bmoved (?:out|over|away|back) to\b/g, "moved to"],
   // "…held steady at 70 kg this week": the week is when, the value is 70 kg.
   [/(\d\s*[a-z%]*)\s+(?:this|last) (?:week|month|morning|year)$/, "$1"],
+  // "moved back home to madrid", "relocated for work to lisbon": where to is the new home.
+  [/\b(moved|relocated)(?: back)?(?: home)?(?: for (?:work|a job|her job|his job|their job))? to\b/g, "$1 to"],
+  // "this week's resting heart rate: 52", "this week's tortoises count: 3": the speaker's, this week.
+  [/^(?:this week's|this month's|today's|tonight's|this morning's|this year's)\s+/, "my "],
+  // "dumped the gym pass on the windowsill on my way in": the way in is no part of the place.
+  [/\s+on (?:my|the) way (?:in|out|home|back)$/, ""],
+  [/^new (?:home|spot|place) for (?:the |my )?(.+?):\s*(.+)$/, "the $1 is in $2"],
+  // "i'd take olives over anything else as a pizza topping", "i'd rather have mushrooms than any other topping".
+  [/^(?:i'd|i would) take (.+?) over (?:anything|everything|any other [a-z ]+?)(?: else)? as (?:a|an|my) ([a-z][a-z ]*?)(?:\s+(?:these days|now|right now|lately))*$/, "my favourite $2 is $1"],
+  [/^(?:i'd|i would) take (.+?) over (?:anything|everything)(?: else)?(?:\s+(?:these days|now|right now|lately))*$/, "i love $1 now"],
+  [/^(?:i'd|i would) rather (?:have|eat|drink|listen to|watch|read|play) (.+?) than (?:any other|anything else|other) ?([a-z][a-z ]*?)?(?:\s+(?:these days|now|right now|lately))*$/, "my favourite $2 is $1"],
   // "can't beat tulips as a flower right now", "sci-fi is my jam these days", "my number one tea: jasmine".
   [/^(?:you )?(?:can't|cannot) beat (.+?) as (?:a|an|my) ([a-z][a-z ]*?)(?:\s+(?:right now|these days|now|lately|at the moment))*$/, "my favourite $2 is $1"],
   [/^(.+?) (?:is|are) (?:my|our) (?:jam|thing)(?:\s+(?:right now|these days|now|lately|at the moment))*$/, "i love $1 now"],
@@ -125,6 +136,8 @@ const TENSES: Array<[RegExp, string]> = [
   // "my weight held steady at 70 kg": a measure that stayed is its value.
   [/\b(?:held|stayed|stays|holds|remained|remains|is holding|has held|has stayed)(?: steady| stable| flat)? at\b/g, "is"],
   [/\b(?:was|got) (?:switched|updated) (?:over )?to\b/g, "changed to"],
+  // "my sister switched over to oscorp for work": a job.
+  [/^(.+?) switched(?: over)? to (.+?) for (?:work|a job|her job|his job|their job)$/, "$1 joined $2"],
   [/\bswitched over to\b/g, "switched to"],
   [/\b(?:slipped|slid|got pushed|got moved|got bumped|got shifted) to\b/g, "has been moved to"],
   [/\bwent (in|into|on|onto|under|behind|inside)\b/g, "is $1"],

@@ -88,7 +88,7 @@ export function matchQuantity(text: string): Match {
   if (!of || negated(of[1]) || /了$/.test(of[1])) return undefined;
   // "阳台的绿植", "鱼缸里的金鱼": the things counted are the noun after the place.
   // "我家电动车的数量": the count word names no thing; the thing is what it counts.
-  const counted = of[1].replace(/的?(?:数量|个数|数目|总数)$/, "").replace(/^(?:我们家|咱们家|我家|咱家|我的|我们的|本人的?)/, "").replace(/^(?:现|现在|目前)?有/, "");
+  const counted = of[1].replace(/[:：]$/, "").replace(/^(?:我|我们)?这边/, "").replace(/的?(?:数量|个数|数目|总数)$/, "").replace(/^(?:我们家|咱们家|我家|咱家|我的|我们的|本人的?)/, "").replace(/^(?:现|现在|目前)?有/, "");
   const attribute = normaliseSubject(counted.replace(/^.{1,6}?(?:里|上|中)?的(?=.{1,6}$)/, ""));
   return attribute ? countSlot(SELF, attribute, of[2]) : undefined;
 }
@@ -107,6 +107,8 @@ export function matchMeasure(text: string): Match {
   // relative is a verb ("量的血压": the blood pressure measured), and a time word says when ("每天的步数目标").
   const phrase = stripLeadingTime(stripParticles(measured[1]).replace(REPORTED_ZH, ""))
     .replace(/^(?:我的|我们的|我家的|我家|我们|本人的?|我)?(?:把|将)?/, "")
+    // "我这周的静息心率": which week's reading, not whose.
+    .replace(/^(?:这周|本周|今天|这个月|本月|上周|这两天|这几天)的/, "")
     .replace(/^(?:最近|现在|目前)/, "")
     .replace(WHEN_CLAUSE, "")
     .replace(/被$/, "");

@@ -35,7 +35,7 @@ const FAVOURITE_IS = new RegExp(`^(.*?)${FAVOURITE_ZH}的(.+?)${ADVERBS}(?:变�
 const FAVOURITE_UNNAMED = new RegExp(`^(.*?)${ADVERBS}(?:${FAVOURITE_ZH}的|最爱)${ADVERBS}(?:是|为|变成了?|换成了?|成了)(.+)$`);
 const FAVOURITE_REVERSE = new RegExp(`^(.+?)${ADVERBS}(?:成了|是)(.*?)${FAVOURITE_ZH}的(.+)$`);
 // A preference changes with 最/更 or "现在喜欢"; a plain 喜欢 adds a liking without replacing one.
-const PREFER = new RegExp(`^(.*?)((?:现在|目前|如今|最近|这阵子|开始|越来越|已经|还是|也|一般|平时|特别|非常|超级|超|很|真的|尤其)*)(不再|不|没那么|已经不|再也不)?(最喜欢|更喜欢|最爱|更爱|偏爱|偏好|最中意|首选|首推|最稀罕|喜欢上了?|爱上了?|迷上了?|就认|只认|认准了?|更常|最常|常|更多|改|只|喜欢|爱)(喝|吃|听|看|玩|读|穿|弹|去|点|买|用)?(.+)$`);
+const PREFER = new RegExp(`^(.*?)((?:现在|目前|如今|最近|这阵子|开始|越来越|已经|还是|也|一般|平时|特别|非常|超级|超|很|真的|尤其)*)(不再|不|没那么|已经不|再也不)?(最喜欢|更喜欢|最爱|更爱|最偏爱|偏爱|偏好|最中意|首选|首推|最稀罕|喜欢上了?|爱上了?|迷上了?|就认|只认|认准了?|更常|最常|常|更多|改|只|喜欢|爱)(喝|吃|听|看|玩|读|穿|弹|去|点|买|用)?(.+)$`);
 const STRONG_LIKE = /^(?:最|更|偏|改|喜欢上|爱上|迷上|就认|只认|认准)/;
 // "更常去/最常点" say what someone picks now, but only with the verb: "常" alone is just "often".
 const HABIT = /^(?:更常|最常|常|更多|只)$/;
@@ -89,7 +89,7 @@ const PREFER_KIND_OF = /^(.*?)(?:现在|目前|如今)?(?:偏好|偏爱|更喜�
 
 // "要我选早餐的话，三明治" (read whole by the topic rule), "早餐最爱油条": a category, then the favourite.
 const CHOOSE_CATEGORY = /^(?:要|让|叫)?(?:我|我们)(?:来)?选(.{1,6}?)的话(?:，|,)?(?:就|就选|选)?(.{1,12}?)(?:吧|了)?$/;
-const CATEGORY_FAVOURITE = new RegExp(`^(.{1,6}?)(?:的话)?(?:我)?${ADVERBS}(?:最爱|最喜欢|最中意|首选|首推)(?!的)(?:${"吃|喝|听|看|玩|读|弹"})?(.{1,12}?)(?:了)?$`);
+const CATEGORY_FAVOURITE = new RegExp(`^(.{1,6}?)(?:的话)?(?:我)?${ADVERBS}(?:最爱|最喜欢|最中意|最偏爱|首选|首推|只认|就认)(?!的)(?:${"吃|喝|听|看|玩|读|弹"})?(.{1,12}?)(?:了)?$`);
 
 // "油条是我的最爱早餐": the value first, then the favourite of a category without 的.
 const FAVOURITE_NAMED_AFTER = new RegExp(`^(.+?)${ADVERBS}是(?:我|我们|咱)的?(?:最爱|最喜欢)(?:的)?(.{1,6})$`);

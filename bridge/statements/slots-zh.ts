@@ -35,6 +35,8 @@ const BA = "(?<![这那一两几每哪])(?:把|将)";
 const BA_PLACE = new RegExp(`^(.*?)${BA}(.+?)${PLACE_VERB}${DIRECTION}(.+)$`);
 // With 把/将 any one-character verb moving the object to a place is a placement too ("我妹把自行车推到了阳台上");
 // tried second, so a placement verb inside the object ("登山杖放在…") is never split off as the verb.
+// "我顺手把耳机丢书桌抽屉里了": 把 a thing straight into a place, without 到/在.
+const BA_BARE_PLACE = new RegExp(`^(.*?)${BA}(.+?)(?:丢|扔|搁|撂|塞|放|摆|挂)(.{2,16}?)(?:了|啦)?$`);
 const BA_ANY_VERB = new RegExp(`^(.*?)${BA}(.+?)[\u4e00-\u9fff]${DIRECTION}(.+)$`);
 const TOPIC_PLACE = new RegExp(`^(.+?)${PLACE_VERB}${DIRECTION}(.+)$`);
 // "车钥匙就放鞋柜上面的小盘子里吧": a placement verb straight before a place phrase.
@@ -89,6 +91,8 @@ export function extractChineseSlot(clause: string): StateSlot | undefined {
 function matchLocation(text: string): Match {
   const ba = BA_PLACE.exec(text) ?? BA_ANY_VERB.exec(text);
   if (ba) return negated(ba[1]) ? null : locationSlot(ba[2], ba[3]);
+  const bare = BA_BARE_PLACE.exec(text);
+  if (bare && endsOnPlace(bare[3])) return negated(bare[1]) ? null : locationSlot(bare[2], bare[3]);
   const topic = TOPIC_PLACE.exec(text);
   // "胶带在工具箱里", "文件夹在抽屉里": 带, 夹, 锁, 装 end nouns as often as they are verbs; after one lone
   // character they are the noun's end, and the copula reading below takes the whole noun.

@@ -5,7 +5,7 @@ import { isTimeExpression } from "./time-expressions";
 export const SELF = "(self)";
 
 // Closed grammatical sets only: adverbs, possessives, demonstratives, classifiers, localisers, particles.
-export const ADVERBS = "(?:这一回|这一次|现(?=任职|居|存放|有|为)|改(?=放|搁|存|挂|停|锁|摆|收|塞)|近期|统一|现已|现今|现在|目前|如今|这回|这次|仍然|依然|已经|一直|暂时|其实|实际上|还|仍|已|都|也|就|又|再|才|先|是|最近|刚刚|刚|终于|最终|最后|总算|到底|正式)*";
+export const ADVERBS = "(?:从今天起|从今日起|今天起|这一回|这一次|现(?=任职|居|存放|有|为)|改(?=放|搁|存|挂|停|锁|摆|收|塞)|近期|统一|现已|现今|现在|目前|如今|这回|这次|仍然|依然|已经|一直|暂时|其实|实际上|还|仍|已|都|也|就|又|再|才|先|是|最近|刚刚|刚|终于|最终|最后|总算|到底|正式)*";
 const LEADING_TIME = /^(?:即日起|自即日起|从即日起|从今天起|今日起|自今日起|近期|今天|昨天|前天|明天|现在|目前|如今|刚才|刚刚|后来|之后|以后|今后|往后|从今以后|从现在起|最后|终于|其实|早上|晚上|上午|下午|中午|最近|上周|这周|本周|下周|上个月|这个月|下个月|今年|去年|明年|这阵子|这段时间)+/;
 // Possessives before bare pronouns so "我的" is not cut to "的"; then demonstratives and
 // numeral + classifier ("这个", "一把", "一家"), which say which one, not what it is.

@@ -17,6 +17,7 @@ const FINGERPRINTS: Record<string, string> = {
   "acts+slots/3": "388e69145894347f",
   "acts+slots/4": "2bc6ad7559bb234a",
   "acts+slots/5": "4e5d8c86bbc2b43e",
+  "acts+slots/6": "c1c71834262e9833",
 };
 
 function corpus(): Array<[string, SourceType]> {
