@@ -30,7 +30,7 @@ export const NON_ANSWER_EN = new RegExp(
 
 /** "Remember / note that …": a request whose content the speaker asserts; the content is classified on its own. */
 export const MEMORY_WRAPPER_EN =
-  /^(?:please\s+)?(?:remember|note|keep in mind|don't forget|do not forget|make a note|take note|for the record|fyi|just so you know|for your information)(?:\s+(?:that|this))?(?:\s*[,:]\s*|\s+)/;
+  /^(?:please\s+)?(?:note to self|remember|note|keep in mind|don't forget|do not forget|make a note|take note|for the record|fyi|just so you know|for your information)(?:\s+(?:that|this))?(?:\s*[,:]\s*|\s+)/;
 
 /** Leading words that say nothing about the content. */
 export const LEADING_FILLER_EN =
@@ -52,7 +52,7 @@ export const QUESTION_OPENER_EN = new RegExp(
 
 /** Openers of a request addressed to the listener (imperatives of asking, not of placing things). */
 export const REQUEST_EN = new RegExp(
-  "^(?:please|pls|kindly|tell me|show me|give me|help me|remind me|let me know|let's|let us|can you|could you|would you|will you|" +
+  "^(?:please|pls|kindly|lookup|look up|search for|tell me|show me|give me|help me|remind me|let me know|let's|let us|can you|could you|would you|will you|" +
     "i need you to|i want you to|i'd like you to|schedule a|set a reminder|set an alarm|set a timer|make me|" +
     // Imperatives of asking only with their object: "book a table", not "book club meets…".
     "(?:find|search|look up|list|summari[sz]e|translate|write|explain|describe|draft|recommend|suggest|calculate|compare|check|sort|proofread|rewrite|fix|plan|create|generate|make|add|remove|delete|show|give|send|order|convert)\\s+[^\\s]" +

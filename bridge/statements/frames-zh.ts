@@ -50,7 +50,12 @@ const KIND_OF_WORD: Record<string, SlotKind> = {
   延误了: "schedule", 拿回来了: "location", 拿出来了: "location", 取出来了: "location", 被还回来了: "location", 还回来了: "location", 借走了: "location", 拿走了: "location", 收起来了: "location", 带走了: "location", 带回来了: "location", 带过去了: "location", 拿过去了: "location", 带上了: "location",
 };
 
+// "茶叶最爱，普洱": a category's favourite, the value next.
+const CATEGORY_FAVOURITE_FRAME = /^(.{1,6}?)(?:我)?(?:最爱|最喜欢|最中意)(?:的)?$/;
+
 export function frameOfChinese(text: string): SlotFrame | undefined {
+  const categoryFavourite = CATEGORY_FAVOURITE_FRAME.exec(text);
+  if (categoryFavourite && !/^(?:我|你|他|她|我们|现在|最近|如今)$/.test(categoryFavourite[1])) return { subject: SELF, kind: "preference", attribute: preferenceCategory(categoryFavourite[1]) };
   const newContact = NEW_CONTACT.exec(text);
   if (newContact) {
     const owner = normalisePerson(newContact[1]);

@@ -59,8 +59,97 @@ const TOPIC_EN = /^(?:[a-z]+-wise|as for .{2,30}|when it comes to .{2,30}|for (?
 
 /** `text` in the plain word order when it is a cleft the patterns cannot read as it stands. */
 export function rewriteCleft(text: string): string {
+  const note = rewriteNote(text);
+  if (note !== undefined) return note;
   for (const [pattern, plain] of HAN.test(text) ? CLEFTS_ZH : CLEFTS_EN) if (pattern.test(text)) return text.replace(pattern, plain);
   return text;
+}
+
+// Notes to self: "[location] gym pass: the windowsill", "【日程】家长会：周六下午三点", "keys → the drawer",
+// "fav tea → jasmine". A tag says the kind; without one an arrow (never a chat log's "name:") does, by the
+// label's words and the value's shape. A plain "X: V" stays for matchLabelled, which cannot tell a thing from
+// a speaker.
+const TAG_EN = /^\[?(location|place|where|calendar|schedule|date|when|likes|fav|favourite|favorite|home|lives|work|job|contact|stats|data|count)\]\s*(.+?)\s*:\s*(.+)$/;
+const TAG_ZH = /^【?(位置|地点|日程|时间|偏好|最爱|住处|住址|工作|单位|联系|联系方式|数据|数量)】\s*(.+?)\s*[:：]\s*(.+)$/;
+const ARROW = /^(.+?)\s*(?:→|->|=>|⇒)\s*(.+)$/;
+const CONTACT_WORDS_EN = /(?:phone number|phone|number|mobile|cell|email address|email|address|whatsapp|wechat|extension)$/;
+const CONTACT_WORDS_ZH = /(?:手机号码|手机号|电话号码|电话|号码|邮箱|微信号|微信|地址)$/;
+const TIME_SHAPED_ZH = /^(?:周|星期|礼拜|下周|这周|本周|今天|明天|后天|[0-9一二三四五六七八九十]+月|[0-9]+[./-][0-9]+)/;
+const NUMBER_SHAPED = /^[$€£¥]?[0-9][0-9,.]*\s*[a-z%\u4e00-\u9fff]{0,6}$/;
+
+function rewriteNote(text: string): string | undefined {
+  const han = HAN.test(text);
+  const tagged = han ? TAG_ZH.exec(text) : TAG_EN.exec(text);
+  if (tagged) return han ? taggedZh(tagged[1], tagged[2], tagged[3]) : taggedEn(tagged[1], tagged[2], tagged[3]);
+  const arrow = ARROW.exec(text);
+  if (!arrow) return undefined;
+  const [label, value] = [arrow[1].trim(), arrow[2].trim()];
+  if (han) {
+    const fav = /^最爱(?:的)?(.{1,6})$/.exec(label);
+    if (fav) return `我最喜欢的${fav[1]}是${value}`;
+    const home = /^(.{1,8}?)(?:的)?(?:住址城市|住处|住址|家)$/.exec(label);
+    if (home) return `${home[1]}住在${value}`;
+    const work = /^(.{1,8}?)(?:的)?(?:工作单位|单位|公司|工作)$/.exec(label);
+    if (work) return `${work[1]}在${value}上班`;
+    const count = /^(.{1,8}?)(?:的)?数量$/.exec(label);
+    if (count) return `${count[1]}有${value}`;
+    if (CONTACT_WORDS_ZH.test(label) || NUMBER_SHAPED.test(value)) return `${label}是${value}`;
+    return TIME_SHAPED_ZH.test(value) ? `${label}定在${value}` : `${label}在${value}`;
+  }
+  const fav = /^(?:my )?(?:fav|favourite|favorite) ([a-z][a-z ]*)$/.exec(label);
+  if (fav) return `my favourite ${fav[1]} is ${value}`;
+  const home = /^(.+?) home(?: city)?$/.exec(label);
+  if (home) return `${home[1]} lives in ${value}`;
+  const work = /^(.+?) (?:employer|work|job|workplace)$/.exec(label);
+  if (work) return `${work[1]} works at ${value}`;
+  const count = /^(?:my )?(.+?) count$/.exec(label);
+  if (count) return `i have ${value} ${count[1]}`;
+  if (CONTACT_WORDS_EN.test(label)) return `${label} is ${value}`;
+  if (NUMBER_SHAPED.test(value)) return `my ${label.replace(/^my /, "")} is ${value}`;
+  // A time or a place: "the X is V" reads as a schedule when V is a time, else where the thing is.
+  return `${/^(?:the|my|our) /.test(label) ? label : `the ${label}`} is ${/^(?:in|on|at|under|behind|inside|next to|by|with) /.test(value) ? value : isTimeLike(value) ? value : `in ${value}`}`;
+}
+
+function isTimeLike(value: string): boolean {
+  return /^(?:the \d|\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun|next|this|tomorrow|today|tonight|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/.test(value);
+}
+
+function taggedEn(tag: string, label: string, value: string): string {
+  switch (tag) {
+    case "location": case "place": case "where":
+      return `${/^(?:the|my|our) /.test(label) ? label : `the ${label}`} is ${/^(?:in|on|at|under|behind|inside|next to|by|with) /.test(value) ? value : `in ${value}`}`;
+    case "calendar": case "schedule": case "date": case "when":
+      return `${/^(?:the|my|our) /.test(label) ? label : `the ${label}`} is ${value}`;
+    case "likes": case "fav": case "favourite": case "favorite":
+      return `my favourite ${label.replace(/^(?:my )?(?:favou?rite )?/, "")} is ${value}`;
+    case "home": case "lives":
+      return `${label} lives in ${value}`;
+    case "work": case "job":
+      return `${label} works at ${value}`;
+    case "count":
+      return `i have ${value} ${label.replace(/^my /, "")}`;
+    default:
+      return CONTACT_WORDS_EN.test(label) ? `${label} is ${value}` : `my ${label.replace(/^my /, "")} is ${value}`;
+  }
+}
+
+function taggedZh(tag: string, label: string, value: string): string {
+  switch (tag) {
+    case "位置": case "地点":
+      return `${label}在${value}`;
+    case "日程": case "时间":
+      return `${label}定在${value}`;
+    case "偏好": case "最爱":
+      return `我最喜欢的${label.replace(/^(?:我)?(?:最爱|最喜欢)的?/, "")}是${value}`;
+    case "住处": case "住址":
+      return `${label}住在${value}`;
+    case "工作": case "单位":
+      return `${label}在${value}上班`;
+    case "数量":
+      return `${label}有${value}`;
+    default:
+      return `${label}是${value}`;
+  }
 }
 
 /** `text` with its demonstrative replaced by `value`, the bare phrase said before it; undefined when it points at nothing. */

@@ -253,6 +253,24 @@ describe("extractSlots", () => {
     ["我老板的新东家是小米。", slot("workplace", "老板", "小米")],
     ["我老板已经去小米报到了。", slot("workplace", "老板", "小米")],
     ["我这边乌龟：3只。", state(SELF, "乌龟", "3")],
+    // Notes to self: tags, arrows (dev set 14).
+    ["[location] gym pass: the windowsill", location("gym pass", "windowsill")],
+    ["Gym pass → the toolbox", location("gym pass", "toolbox")],
+    ["Vaccination → the 20th at noon", slot("schedule", "vaccination", "the 20th at noon")],
+    ["[home] my grandma: Dublin", slot("residence", "grandma", "dublin")],
+    ["My sister employer → Oscorp", slot("workplace", "sister", "oscorp")],
+    ["My flatmate's phone number → +44 7700 900747", slot("contact", "roommate", "+447700900747", "phone")],
+    ["Monthly budget → 1500 dollars", state(SELF, "monthly budget", "1500 dollars")],
+    ["Tortoises count → 5", state(SELF, "tortoise", "5")],
+    ["fav tea → jasmine", slot("preference", SELF, "jasmine", "tea")],
+    ["Note to self: my grandma lives in London now.", slot("residence", "grandma", "london")],
+    ["【位置】相册：书架上", location("相册", "书架")],
+    ["家长会 → 周六下午三点", slot("schedule", "家长会", "周六下午三点")],
+    ["最爱茶叶 → 普洱", slot("preference", SELF, "普洱", "茶叶")],
+    ["我老板工作单位 → 小米", slot("workplace", "老板", "小米")],
+    ["我舅舅的微信号 → wx_zhaolei563", slot("contact", "舅", "wx_zhaolei563", "wechat")],
+    ["【数量】乌龟：3只", state(SELF, "乌龟", "3")],
+    ["茶叶最爱，普洱，记一笔。", slot("preference", SELF, "普洱", "茶叶")],
     // Not read as a reason or a place: a "for" that names the category, a 人在 at work.
     ["For workouts I prefer swimming now", slot("preference", SELF, "swimming", "sport")],
     ["我人在公司，钥匙在抽屉里。", location("钥匙", "抽屉")],
@@ -479,7 +497,7 @@ describe("extractSlots", () => {
     expect(extractSlots(text)).toEqual(slots);
   });
 
-  it.each(["零花钱嘛，我们还没商量好。", "As for the tent, no idea.", "我只是问问", "I stopped at the shop.", "我在公园生活得很开心", "我去超市买菜了", "家里的玄关挂钩该打扫一下了。", "群里好多人在聊签证面谈的事。", "刷到好多关于房价的帖子，挺开心的。", "Please update the report.", "Please set the alarm to 7am.", "他实在太忙了。"])(
+  it.each(["零花钱嘛，我们还没商量好。", "As for the tent, no idea.", "我只是问问", "I stopped at the shop.", "我在公园生活得很开心", "我去超市买菜了", "家里的玄关挂钩该打扫一下了。", "群里好多人在聊签证面谈的事。", "刷到好多关于房价的帖子，挺开心的。", "Please update the report.", "Please set the alarm to 7am.", "他实在太忙了。", "tim: in my downtime I paint", "Lookup: my dad's phone number"])(
     "reads no slot out of %s",
     (text) => {
       expect(extractSlots(text)).toEqual([]);
