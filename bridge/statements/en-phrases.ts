@@ -133,7 +133,25 @@ const TEXTING: Array<[RegExp, string]> = [
 ];
 
 /** Lowercased English text with texting shorthand spelled out; Chinese text is returned as it is. */
+// English words inside Chinese ("我现在最like的水果", "牙医预约 reschedule到周五", "我爸爸 join了阿里巴巴"): the
+// Chinese word they stand for, so the Chinese tables read them. Discourse tags ("btw", "fyi") say nothing.
+const CODE_SWITCHED: Array<[RegExp, string]> = [
+  [/\s*\b(?:btw|fyi)\b[,，]?\s*/g, " "],
+  [/\s*\breschedule(?:d)?\s*(?=到|至|成)/g, "改"],
+  [/\s*\breschedule(?:d)?\b\s*/g, "改期"],
+  [/\s*\bupdate(?:d)?\s*(?=成|为|到)/g, "改"],
+  [/\s*\bupdate(?:d)?\s*一下/g, "更新"],
+  [/\s*\bmove(?:d)?\s*(?=到|去)/g, "搬"],
+  [/\s*\bjoin(?:ed)?\s*(?=了)/g, "加入"],
+  [/\s*\bbase(?:d)?\s*(?=在)/g, "住"],
+  [/\s*\bprefer\s*/g, "偏好"],
+  [/\s*\blike\s*/g, "喜欢"],
+  [/\s*\blove\s*/g, "爱"],
+  [/\s*\btop\s*1\b\s*/g, "最爱"],
+  [/\s*\bsave\s*一下/g, "记一下"],
+];
+
 export function unTexted(text: string): string {
-  if (/\p{Script=Han}/u.test(text)) return text;
+  if (/\p{Script=Han}/u.test(text)) return /[a-z]/.test(text) ? CODE_SWITCHED.reduce((acc, [pattern, words]) => acc.replace(pattern, words), text) : text;
   return TEXTING.reduce((acc, [pattern, words]) => acc.replace(pattern, words), text).trim();
 }

@@ -71,7 +71,7 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
     const last = slots[slots.length - 1];
     const noOther = last && last.kind === "preference" && isWeakCategory(last.attribute) ? (NO_OTHER_EN.exec(text) ?? NO_OTHER_ZH.exec(text)) : null;
     if (noOther) {
-      slots[slots.length - 1] = { ...last, attribute: preferenceCategory(noOther[1]) };
+      slots[slots.length - 1] = { ...last, attribute: preferenceCategory(noOther[1] ?? noOther[2]) };
       frame = frameOfSlot(slots[slots.length - 1]);
       previous = undefined;
       continue;
@@ -128,7 +128,7 @@ const POINTED_FAVOURITE_ZH = /^(?:它|这个|那个|这)(?=.{0,6}(?:最喜欢|�
 const POINTED_FAVOURITE_EN = /^(?:(?:honestly|really|seriously|and|so|yes|yeah)\s+)*(?:it's|it is|that's|that is|this is|they're|they are)\s+(?=(?:now\s+|definitely\s+|officially\s+)*(?:my|our)\s+(?:new\s+)?(?:favou?rite|go-to)\b)/;
 
 const NO_OTHER_EN = /^(?:and\s+)?no other ([a-z][a-z ]{1,30}?) (?:comes close|compares|is as good|beats (?:it|them)|even comes close)$/;
-const NO_OTHER_ZH = /^(?:别的|其他的?|其它的?)(.{1,6}?)(?:都|也都)?(?:没|没有|不如|比不上)(?:它|他|她)?(?:好|强|香)?$/;
+const NO_OTHER_ZH = /^(?:(?:别的|其他的?|其它的?)(.{1,6}?)(?:都|也都)?(?:没|没有|不如|比不上)(?:它|他|她)?(?:好|强|香)?|(.{1,6}?)(?:里|中|当中)的?(?:最爱|第一|头号))$/;
 
 function consumedObject(text: string): string | undefined {
   const zh = CONSUMED_ZH.exec(text.replace(/[了啦。!！]+$/, ""));

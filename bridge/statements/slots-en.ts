@@ -55,12 +55,14 @@ const OWNED_IS = /^((?:my|our|your|his|her|their)\s+.+?|.+?'s\s+.+?)\s+(?:is|are
 
 const NEGATION = /n't\b|\bnot\b|\bnever\b|\bno longer\b|\bnowhere\b/;
 const LEADING_FILLER =
-  /^(?:(?:and|but|so|then|today|yesterday|now|later|finally|also|earlier|tonight|this morning|last night|these days|nowadays|lately|recently|at the moment|currently|from now on|as of today|starting today|i'd say|i would say)\s+)+/;
+  /^(?:(?:ok so|okay so|oh and|so yeah|and|but|so|then|today|yesterday|now|later|finally|also|earlier|tonight|this morning|last night|these days|nowadays|lately|recently|at the moment|currently|from now on|as of today|starting today|i'd say|i would say)\s+)+/;
 // "mum says chloe is settling down in copenhagen": who reported it is not what changed; "emma says she
 // prefers…", "the landlord says to call him on…": a he/she/him/her after it is the reporter.
 const REPORTED = /^((?:my\s+|the\s+|our\s+)?[a-z]+(?:'s)?(?:\s+[a-z]+)?)\s+(?:says|said|told me|mentioned|texted|wrote|reckons|tells me)(?:\s+that)?\s+(?=\S+\s+\S+)/;
 // Future and progressive forms of a change say the same as the past: "is going to be", "is going up to".
 const TENSES: Array<[RegExp, string]> = [
+  // "… now just so you know", "… to friday at 2pm by the way": how it is said, not what.
+  [/(?:\s+(?:just so you know|by the way|fyi|btw|i think|i believe|lol|haha))+$/, ""],
   // "i actually have 6", "is actually in the wardrobe": a correction's "actually" says nothing of the value.
   [/\bactually\s+/g, ""],
   // "my tape measure now lives behind the tv": where a thing lives is where it is.

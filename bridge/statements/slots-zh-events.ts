@@ -119,7 +119,8 @@ export function matchMeasure(text: string): Match {
   const ownerWord = owned && !isTimeExpression(owned[1]) && !/^(?:最新|最近|现在|目前|当前|如今|新)$/.test(owned[1]) && (owned[1].length > 1 || isKinship(owned[1])) ? owned[1] : undefined;
   const owner = ownerWord ? normalisePerson(ownerWord) : SELF;
   const named = normaliseSubject(owned && (ownerWord === undefined || owner !== SELF) ? owned[2] : phrase).replace(MEASURED_BY, "");
-  const attribute = (IMPLIED.find(([verb]) => verb.test(named))?.[1] ?? named).replace(/[:：]+$/, "");
+  // "静息心率更新：55次每分钟": the update is no part of what was measured.
+  const attribute = (IMPLIED.find(([verb]) => verb.test(named))?.[1] ?? named).replace(/[:：]+$/, "").replace(/(?:更新一下|更新了?)$/, "");
   // "新的是139…": a lone adjective names no attribute; the clause before says which ("手机号变了").
   if (owner === null || !attribute || /^[0-9零〇一二两三四五六七八九十百千万]/.test(attribute) || /^[\u4e00-\u9fff]$/.test(attribute)) return undefined;
   return { kind: "state", subject: owner || SELF, attribute, value };

@@ -35,8 +35,8 @@ const FAVOURITE_IS = new RegExp(`^(.*?)${FAVOURITE_ZH}的(.+?)${ADVERBS}(?:变�
 const FAVOURITE_UNNAMED = new RegExp(`^(.*?)${ADVERBS}(?:${FAVOURITE_ZH}的|最爱)${ADVERBS}(?:是|为|变成了?|换成了?|成了)(.+)$`);
 const FAVOURITE_REVERSE = new RegExp(`^(.+?)${ADVERBS}(?:成了|是)(.*?)${FAVOURITE_ZH}的(.+)$`);
 // A preference changes with 最/更 or "现在喜欢"; a plain 喜欢 adds a liking without replacing one.
-const PREFER = new RegExp(`^(.*?)((?:现在|目前|如今|最近|这阵子|开始|越来越|已经|还是|也|一般|平时|特别|非常|超级|超|很|真的|尤其)*)(不再|不|没那么|已经不|再也不)?(最喜欢|更喜欢|最爱|更爱|最偏爱|偏爱|偏好|最中意|首选|首推|最稀罕|喜欢上了?|爱上了?|迷上了?|就认|只认|认准了?|更常|最常|常|更多|改|只|喜欢|爱)(喝|吃|听|看|玩|读|穿|弹|去|点|买|用)?(.+)$`);
-const STRONG_LIKE = /^(?:最|更|偏|改|喜欢上|爱上|迷上|就认|只认|认准)/;
+const PREFER = new RegExp(`^(.*?)((?:现在|目前|如今|最近|这阵子|开始|越来越|已经|还是|也|一般|平时|特别|非常|超级|超|很|真的|尤其)*)(不再|不|没那么|已经不|再也不)?(最喜欢|更喜欢|最爱|超爱|特爱|巨爱|更爱|最偏爱|偏爱|偏好|最中意|首选|首推|最稀罕|喜欢上了?|爱上了?|迷上了?|就认|只认|认准了?|更常|最常|常|更多|改|只|喜欢|爱)(喝|吃|听|看|玩|读|穿|弹|去|点|买|用)?(.+)$`);
+const STRONG_LIKE = /^(?:最|更|偏|改|超爱|特爱|巨爱|喜欢上|爱上|迷上|就认|只认|认准)/;
 // "更常去/最常点" say what someone picks now, but only with the verb: "常" alone is just "often".
 const HABIT = /^(?:更常|最常|常|更多|只)$/;
 const CONTACT_WORD = "(工作电话|办公电话|单位电话|座机号|座机|分机号码|分机号|分机|内线|手机号码|手机号|电话号码|联系电话|电话|号码|邮箱地址|电子邮箱|电子邮件|邮件地址|邮箱|家庭住址|收货地址|通讯地址|住址|地址|微信号|微信)";
@@ -123,7 +123,9 @@ export function matchPreference(text: string): Match {
   const [, rawOwner, adverbs, negation, like, verb, value] = prefer;
   const habit = HABIT.test(like);
   // "不再喜欢喝咖啡" retracts coffee; "喜欢喝茶" alone is one more liking, unless 现在 says it replaced one.
-  if (!negation && !STRONG_LIKE.test(like) && !habit && !/现在|如今|目前|最近|这阵子/.test(adverbs)) return undefined;
+  // "超爱X": 超 is read as an adverb before 爱, but 超爱 is as strong as 最爱.
+  const strong = STRONG_LIKE.test(like) || (like === "爱" && /(?:超|特)$/.test(adverbs));
+  if (!negation && !strong && !habit && !/现在|如今|目前|最近|这阵子/.test(adverbs)) return undefined;
   // "改" alone is "change", "常" alone "often": preferences only with a verb ("改喝茶了", "更常去Manner").
   if ((like === "改" || habit) && verb === undefined) return undefined;
   if (value.startsWith("的")) return undefined;

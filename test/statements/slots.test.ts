@@ -271,6 +271,18 @@ describe("extractSlots", () => {
     ["我舅舅的微信号 → wx_zhaolei563", slot("contact", "舅", "wx_zhaolei563", "wechat")],
     ["【数量】乌龟：3只", state(SELF, "乌龟", "3")],
     ["茶叶最爱，普洱，记一笔。", slot("preference", SELF, "普洱", "茶叶")],
+    // English inside Chinese, dictated English (dev set 15).
+    ["我现在最like的水果是香蕉", slot("preference", SELF, "香蕉", "fruit")],
+    ["作家的话我现在prefer 余华", slot("preference", SELF, "余华", "book")],
+    ["最近超爱三明治，早餐里的top 1", slot("preference", SELF, "三明治", "早餐")],
+    ["搬家公司上门 reschedule到周日早上七点了", slot("schedule", "搬家公司上门", "周日早上七点")],
+    ["牙医预约的时间update一下：周一晚上八点", slot("schedule", "牙医预约", "周一晚上八点")],
+    ["我爸爸跳去百度了 btw", slot("workplace", "爸", "百度")],
+    ["我妈现在base在成都", slot("residence", "妈", "成都")],
+    ["我舅舅的微信号 update成wx_zhaolei563了", slot("contact", "舅", "wx_zhaolei563", "wechat")],
+    ["静息心率 update一下：55次每分钟", state(SELF, "静息心率", "55次每分钟")],
+    ["Ok so my favourite film genre is sci-fi now just so you know", slot("preference", SELF, "sci-fi", "film genre")],
+    ["They moved the job interview to Thursday at 3pm by the way", slot("schedule", "job interview", "thursday at 3pm")],
     // Not read as a reason or a place: a "for" that names the category, a 人在 at work.
     ["For workouts I prefer swimming now", slot("preference", SELF, "swimming", "sport")],
     ["我人在公司，钥匙在抽屉里。", location("钥匙", "抽屉")],

@@ -95,7 +95,7 @@ describe("store checkpoints", () => {
       format: "dsh-dream-checkpoint",
       version: 3,
       analyzer: expect.stringMatching(/^zh-bigram\+en-porter\/1 [0-9a-f]{16}$/),
-      statements: { analyzer: expect.stringMatching(/^acts\+slots\/7 [0-9a-f]{16}$/) },
+      statements: { analyzer: expect.stringMatching(/^acts\+slots\/8 [0-9a-f]{16}$/) },
       journal: { offset: fs.statSync(path.join(dataDir, "journal.jsonl")).size, entries: expect.any(Number) },
       // Spaces in creation order (m-0 carries the first vector, an "alt" one), as status lists them.
       vector_spaces: [

@@ -19,6 +19,7 @@ const FINGERPRINTS: Record<string, string> = {
   "acts+slots/5": "4e5d8c86bbc2b43e",
   "acts+slots/6": "c1c71834262e9833",
   "acts+slots/7": "db5244214b2a7d64",
+  "acts+slots/8": "a01a13cf0ac72471",
 };
 
 function corpus(): Array<[string, SourceType]> {
