@@ -84,7 +84,7 @@ export const KIND_CUES_EN: Array<[RegExp, SlotKind]> = [
   [/\bwhere(?:'s| is| are| did| do|abouts)?\b|\blocation\b|\bplaces?\b(?! of (?:residence|work))|\bput\b|\bkeep\b|\bleft\b|\bstill (?:in|at|on|under|inside|with|in the)\b|\bwho has\b/, "location"],
   [/\bwhen\b|\bwhen's\b|\bwhat time\b|\bwhich day\b|\bwhat day\b|\bdate\b|\btime of\b|\bschedule[ds]?\b|\brescheduled\b|\bmoved to\b|\barrive|\bvisiting\b|\bcoming\b|\bstill (?:on|at)\b/, "schedule"],
   [/\bfavou?rite\b|\bprefer|\blike\b|\benjoy\b|\binto\b|\bgo-to\b|\btop (?!of\b)|\bfond of\b|\bhooked on\b|\bobsessed with\b|\bcrazy about\b|\blove\b/, "preference"],
-  [/\blive\b|\bliving\b|\breside\b|\bresidence\b|\bmoved\b|\bhome\b|\bcity\b|\btown\b|\bbased\b|\bsettled\b|\bstaying\b/, "residence"],
+  [/\blive\b|\blived\b|\blives\b|\bliving\b|\brelocated\b|\breside\b|\bresidence\b|\bmoved\b|\bhome\b|\bcity\b|\btown\b|\bbased\b|\bsettled\b|\bstaying\b/, "residence"],
   [/\bwork\b|\bworks\b|\bworking\b|\bjobs?\b|\bemployers?\b|\bcompany\b|\bemployed\b|\bteach(?:es|ing)?\b|\bhired\b|\bemploys\b|\bemploy\b/, "workplace"],
   [/\bhow many\b|\bhow much\b|\bnumber of\b|\bcount\b|\bwhat(?:'s| is| are)? (?:my|our)\b/, "state"],
   [/\bphone\b|\bnumber\b|\bemail\b|\be-mail\b|\baddress\b|\bcontact\b|\bwechat\b|\breach\b|\bget hold of\b|\bcall\b|\bring\b|\btext\b|\bextension\b/, "contact"],

@@ -5,7 +5,7 @@ import { SELF } from "./zh-phrases";
 
 const DETERMINERS = /^(?:(?:the|a|an|my|our|your|his|her|their|its|this|that|these|those|some|all|both|new|current)\s+)+/;
 const TRAILING_TIME =
-  /(?:\s+(?:now|today|yesterday|tonight|again|already|still|instead|too|for now|right now|as well|these days|nowadays|lately|anymore|any more|at the moment|at present|currently|so far|from now on|for good|for the time being|instead of [a-z ]+))+$/;
+  /(?:\s+(?:now|today|yesterday|tonight|again|already|still|instead|too|for now|right now|as well|these days|nowadays|lately|anymore|any more|at the moment|at present|currently|so far|from now on|for good|for the time being|instead of [a-z ]+|(?:this|last|yesterday|earlier this|over the) (?:morning|afternoon|evening|night|week|weekend|month|year)|earlier(?: today)?|recently|just now|the other day|(?:a few|a couple of|two|three|\d+) (?:days|weeks|months|years) ago))+$/;
 const POSSESSIVE_PRONOUN = /^(?:my|our|your|his|her|their)\s+/;
 const APPOSITION = /^(?:best\s+|old\s+|little\s+|big\s+)?(?:friend|brother|sister|cousin|colleague|coworker|neighbou?r|uncle|aunt|son|daughter|boss)\s+(?=[a-z]+$)/;
 // A "name" holding one of these is a clause fragment ("keys are"), not a person.

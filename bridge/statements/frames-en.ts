@@ -35,6 +35,8 @@ const OPEN_TIME = /^(?:(?:it|it's|it is|now|and)\s+)*(?:departing|leaving|starti
 const OPEN_AT = /^(?:he|she|they|he's|she's|they're|he is|she is|they are)(?:\s+(?:now|currently))*\s+(?:at|with|working at|working for|employed at)\s+(.+?)(?:\s+now)?$/;
 const OPEN_CONTACT = /^(?:(?:use|it's|it is|now|the new one is|new one is)\s+)*([+(]?[0-9][0-9\s\-().]{5,}[0-9]|[^\s@]+@[^\s@]+\.[a-z]{2,})(?:\s+now|\s+from now on)?$/;
 
+// "counted them today": a count whose noun and number follow ("12 plants").
+const COUNTED = /^(?:i\s+|we\s+)?(?:just\s+)?(?:counted|recounted|re-counted|tallied|did a (?:count|recount|tally|headcount))(?:\s+(?:them|it|up|again|everything|today|tonight|this morning|this evening))*$/;
 // "favourite band has changed again", "my favourite colour": a preference whose new value follows.
 // "if I had to pick a tea now": the favourite of that category follows ("it'd be jasmine").
 const IF_I_PICKED = /^if i (?:had|have|were|was) to (?:pick|choose|name|go with) (?:a |an |one |my )?(?:favou?rite\s+)?([a-z]+(?: (?!now\b|today\b|these\b|right\b)[a-z]+)?)(?:\s+(?:now|today|these days|right now))?$/;
@@ -56,6 +58,7 @@ export function frameOfEnglish(text: string): SlotFrame | undefined {
     const noun = normaliseSubject(counted[1] ?? counted[2]);
     if (noun) return { subject: SELF, kind: "state", attribute: noun };
   }
+  if (COUNTED.test(text)) return { subject: SELF, kind: "state" };
   const picked = IF_I_PICKED.exec(text);
   if (picked) return { subject: SELF, kind: "preference", attribute: preferenceCategory(picked[1]) };
   const favourite = FAVOURITE_FRAME.exec(text);

@@ -4,13 +4,13 @@ import { contactField, normaliseContactValue, preferenceCategory } from "./attri
 import { FAVOURITE_ZH } from "./cues-zh";
 import type { OpenValue, SlotFrame } from "./frames";
 import type { SlotKind } from "./slots";
-import { COUNT_CHANGED } from "./slots-zh-events";
+import { COUNT_CHANGED, MEASURE_FREQUENCY } from "./slots-zh-events";
 import { isTimeExpression } from "./time-expressions";
 import { ADVERBS, endsOnPlace, normaliseNumber, normalisePerson, normalisePlace, normaliseSubject, normaliseValue, stripParticles, SELF } from "./zh-phrases";
 
 // What changed, without the new value: the word tells the kind of slot.
 const CHANGED = new RegExp(
-  `^(.+?)(?:的)?(时间|日期|位置|地方|地址|住址|号码|手机号|电话|邮箱|微信号?)?${ADVERBS}(?:又|也)?(更新一下|更新了|(?<=时间)更新|不在原来那天了|不在原来那天|不是原来那天了|重新约了|重约了|改约了|有变化|又有变化|有了变化|比之前变了|跟之前不一样了|和以前不一样了|不在原处了|不在原处|不是原来那个|不是原来的|不是以前那个|不是之前那个|不是原来的数|换了个新的|换新的了|换新的|换新了|敲定了|换东家了|换单位了|换公司了|涨了|掉了|降了|升了|添了|多了|少了|换了个地方|挪了个地方|换了个位置|挪了个位置|换了地方|挪了地方|换地方了|挪地方了|换位置了|换了位置|改期了|定下来了|确定了|定了|推迟了|延期了|延误了|提前了|往后推了|往前挪了|改时间了|时间变了|变了|改了|换了|换号了|换手机号了|换工作了|搬了|离职了|辞职了|跳槽了|返聘|退休返聘|搬家了|搬走了|拿回来了|拿出来了|取出来了|拿走了|收起来了|带走了|带回来了|带过去了|拿过去了|带上了|被还回来了|还回来了|借走了)(?:了)?$`,
+  `^(.+?)(?:的)?(时间|日期|位置|地方|地址|住址|号码|手机号|电话|邮箱|微信号?)?${ADVERBS}(?:又|也)?(更新一下|更新了|(?<=时间)更新|不在原来那天了|不在原来那天|不是原来那天了|重新约了|重约了|改约了|有变化|又有变化|有了变化|比之前变了|跟之前不一样了|和以前不一样了|不在原处了|不在原处|不是原来那个|不是原来的|不是以前那个|不是之前那个|不是原来的数|换了个新的|换新的了|换新的|换新了|敲定了|换东家了|换单位了|换公司了|换了东家|换了单位|换了公司|换了工作|换了份工作|涨了|掉了|降了|升了|添了|多了|少了|换了个地方|挪了个地方|换了个位置|挪了个位置|换了地方|挪了地方|换地方了|挪地方了|换位置了|换了位置|改期了|定下来了|确定了|定了|推迟了|延期了|延误了|提前了|往后推了|往前挪了|改时间了|时间变了|变了|改了|换了|换号了|换手机号了|换工作了|搬了|离职了|辞职了|跳槽了|返聘|退休返聘|搬家了|搬走了|拿回来了|拿出来了|取出来了|拿走了|收起来了|带走了|带回来了|带过去了|拿过去了|带上了|被还回来了|还回来了|借走了)(?:了)?$`,
 );
 // "我爸换了个手机号", "我办了个新号码": a new contact field, its value next.
 const NEW_CONTACT = /^(.*?)(?:换了|换|办了|有了|用了|改了)(?:个|一个)?(?:新的?)?(手机号码|手机号|电话号码|电话|号码|邮箱|微信号?|地址)$/;
@@ -44,7 +44,7 @@ const OPEN_COUNT = /^(?:现在|目前|一共|总共|还|只)*(?:是|剩|剩下|�
 const KIND_OF_WORD: Record<string, SlotKind> = {
   时间: "schedule", 日期: "schedule", 改期了: "schedule", 定下来了: "schedule", 确定了: "schedule", 定了: "schedule", 推迟了: "schedule", 延期了: "schedule", 提前了: "schedule", 往后推了: "schedule",
   往前挪了: "schedule", 改时间了: "schedule", 时间变了: "schedule", 位置: "location", 地方: "location", 换了地方: "location", 挪了地方: "location",
-  敲定了: "schedule", 不在原来那天了: "schedule", 不在原来那天: "schedule", 不是原来那天了: "schedule", 重新约了: "schedule", 重约了: "schedule", 改约了: "schedule", 不在原处了: "location", 不在原处: "location", 换东家了: "workplace", 换单位了: "workplace", 换公司了: "workplace",
+  敲定了: "schedule", 不在原来那天了: "schedule", 不在原来那天: "schedule", 不是原来那天了: "schedule", 重新约了: "schedule", 重约了: "schedule", 改约了: "schedule", 不在原处了: "location", 不在原处: "location", 换东家了: "workplace", 换单位了: "workplace", 换公司了: "workplace", 换了东家: "workplace", 换了单位: "workplace", 换了公司: "workplace", 换了工作: "workplace", 换了份工作: "workplace",
   换地方了: "location", 挪地方了: "location", 换了个地方: "location", 挪了个地方: "location", 换了个位置: "location", 挪了个位置: "location", 换位置了: "location", 换了位置: "location", 换工作了: "workplace", 离职了: "workplace",
   辞职了: "workplace", 跳槽了: "workplace", 返聘: "workplace", 退休返聘: "workplace", 搬家了: "residence", 搬走了: "residence", 搬了: "residence",
   延误了: "schedule", 拿回来了: "location", 拿出来了: "location", 取出来了: "location", 被还回来了: "location", 还回来了: "location", 借走了: "location", 拿走了: "location", 收起来了: "location", 带走了: "location", 带回来了: "location", 带过去了: "location", 拿过去了: "location", 带上了: "location",
@@ -62,7 +62,7 @@ export function frameOfChinese(text: string): SlotFrame | undefined {
     return owner === null ? undefined : { subject: owner || SELF, kind: "contact", attribute: contactField(newContact[2])! };
   }
   const measured = MEASURED.exec(text);
-  if (measured) return { subject: SELF, kind: "state", attribute: normaliseSubject(measured[1]) };
+  if (measured) return { subject: SELF, kind: "state", attribute: normaliseSubject(measured[1]).replace(MEASURE_FREQUENCY, "") };
   const count = COUNT_CHANGED.exec(text);
   if (count) {
     const attribute = normaliseSubject(count[2]);

@@ -12,7 +12,7 @@ import { extractEnglishSlot } from "./slots-en";
 import { extractChineseSlot } from "./slots-zh";
 import { MAX_SLOT_CLAUSE_CHARS, readClauses, type Clause, type Speaker } from "./speech-acts";
 import { foldPlural, normalisePerson as normaliseEnglishPerson, normaliseSubject as normaliseEnglishSubject } from "./en-phrases";
-import { isKinship, normalisePerson, normaliseSubject } from "./zh-phrases";
+import { isKinship, normalisePerson, normaliseSubject, normaliseValue } from "./zh-phrases";
 
 const HAN = /\p{Script=Han}/u;
 // Chinese drops the subject of a second clause ("从腾讯离职，去了拼多多"): a clause that opens on a
@@ -71,7 +71,7 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
     const last = slots[slots.length - 1];
     const noOther = last && last.kind === "preference" && isWeakCategory(last.attribute) ? (NO_OTHER_EN.exec(text) ?? NO_OTHER_ZH.exec(text)) : null;
     if (noOther) {
-      slots[slots.length - 1] = { ...last, attribute: preferenceCategory(noOther[1] ?? noOther[2]) };
+      slots[slots.length - 1] = { ...last, attribute: preferenceCategory(noOther[1] ?? noOther[2] ?? noOther[3]) };
       frame = frameOfSlot(slots[slots.length - 1]);
       previous = undefined;
       continue;
@@ -97,10 +97,15 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
       const liked = bare !== undefined && frame.kind === "preference" && frame.attribute !== undefined ? { kinds: ["preference" as const], value: bare } : undefined;
       const place = bare?.replace(/^(?:now\s+)?(?:in|at|to)\s+/, "");
       const home = place !== undefined && frame.kind === "residence" && place.split(" ").length <= 3 ? { kinds: ["residence" as const], value: place } : undefined;
+      // "我表哥换了东家，现在是腾讯": after a job or home change, what it is now.
+      const nowIs = !filled && (frame.kind === "workplace" || frame.kind === "residence") ? NOW_IS_ZH.exec(text) : null;
       // "I have a different number of tortoises now, 5": after a count frame, a bare number.
       const number = bare !== undefined && frame.kind === "state" ? /^([0-9]+(?:\.[0-9]+)?)$/.exec(bare) : null;
       const count = number ? { kinds: ["state" as const], value: number[1] } : undefined;
-      found = filled || ((liked ?? home ?? count) && fillFrame(frame, (liked ?? home ?? count)!));
+      // "Counted them today, 12 plants": after a count frame that named no noun, the number and its noun.
+      const tally = !count && frame.kind === "state" && frame.attribute === undefined && frame.subject === SELF ? COUNT_AND_NOUN.exec(text) : null;
+      const noun = tally ? normaliseEnglishSubject(tally[2]) : "";
+      found = filled || (nowIs && fillFrame(frame, { kinds: [frame.kind!], value: normaliseValue(nowIs[1]) })) || ((liked ?? home ?? count) && fillFrame(frame, (liked ?? home ?? count)!)) || (noun ? { kind: "state", subject: SELF, attribute: noun, value: tally![1] } : undefined);
     }
     // "我妈换号了，新号码139…", "爸妈又搬了，现在住昆明": a clause that names nobody is about whom the
     // clause before named, not about the speaker.
@@ -127,8 +132,10 @@ const CONSUMED_EN = /^(?:i\s+|we\s+)?(?:(?:just|have|'ve|am|'m)\s+)*(?:been\s+)?
 const POINTED_FAVOURITE_ZH = /^(?:它|这个|那个|这)(?=.{0,6}(?:最喜欢|最爱|最中意)的)/;
 const POINTED_FAVOURITE_EN = /^(?:(?:honestly|really|seriously|and|so|yes|yeah)\s+)*(?:it's|it is|that's|that is|this is|they're|they are)\s+(?=(?:now\s+|definitely\s+|officially\s+)*(?:my|our)\s+(?:new\s+)?(?:favou?rite|go-to)\b)/;
 
-const NO_OTHER_EN = /^(?:and\s+)?no other ([a-z][a-z ]{1,30}?) (?:comes close|compares|is as good|beats (?:it|them)|even comes close)$/;
-const NO_OTHER_ZH = /^(?:(?:别的|其他的?|其它的?)(.{1,6}?)(?:都|也都)?(?:没|没有|不如|比不上)(?:它|他|她)?(?:好|强|香)?|(.{1,6}?)(?:里|中|当中)的?(?:最爱|第一|头号))$/;
+const NOW_IS_ZH = /^(?:现在|目前|如今|眼下)(?:是|在|换成了?|变成了?)(.{2,16}?)(?:了|啦)?$/;
+const COUNT_AND_NOUN = /^([0-9]+)\s+([a-z][a-z -]{1,30}?)(?:\s+(?:in total|altogether|total|so far|now))?$/;
+const NO_OTHER_EN = /^(?:and\s+)?(?:no other ([a-z][a-z ]{1,30}?) (?:comes close|compares|is as good|beats (?:it|them)|even comes close)|(?:(?:it's|it is|easily|hands down)\s+)*(?:the\s+)?best ([a-z][a-z ]{1,30}?) (?:there is|there's|around|ever|out there|going))$/;
+const NO_OTHER_ZH = /^(?:(?:别的|其他的?|其它的?)(.{1,6}?)(?:都|也都)?(?:没|没有|不如|比不上)(?:它|他|她)?(?:好|强|香)?|(.{1,6}?)(?:里|中|当中)的?(?:最爱|第一|头号)|(.{1,6}?)(?:就|就是|只)(?:它|这个|选它|认它|是它)了?)$/;
 
 function consumedObject(text: string): string | undefined {
   const zh = CONSUMED_ZH.exec(text.replace(/[了啦。!！]+$/, ""));

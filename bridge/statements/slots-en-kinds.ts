@@ -20,7 +20,7 @@ const LIVE_IN = new RegExp(`^(.+?)${AUX}${ADV}\\s+${RESIDENCE_LIVE_EN}${ADV}(?:\
 const NEW_HOME = /^(?:(my|our|(?:my\s+|our\s+)?[a-z]+'s)\s+)?(?:new\s+)?(?:place|home|house|flat|apartment)\s+is(?:\s+now)?\s+(?:in\s+|at\s+)?(.+)$/;
 const WORK_AT = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\b${WORK_EN}${ADV}\\s+(?:at|for|with|by)\\s+(.+)$`);
 const NEW_JOB = new RegExp(
-  `^(.*?)${AUX}${ADV}\\s*\\b(?:started|got|took|taken|accepted|landed|found|secured|has|have)\\s+(?:a\\s+|an\\s+)?(?:new\\s+)?(?:part-time\\s+|full-time\\s+|permanent\\s+|summer\\s+|temporary\\s+)?(?:job|position|role|post|internship|placement)(?:\\s+as\\s+(?:a\\s+|an\\s+)?[a-z ]+?)?\\s+(?:at|with)\\s+(.+)$`,
+  `^(.*?)${AUX}${ADV}\\s*\\b(?:started|got|took|taken|accepted|landed|found|secured|has|have)\\s+(?:a\\s+|an\\s+|the\\s+|her\\s+|his\\s+|their\\s+|my\\s+)?(?:new\\s+)?(?:part-time\\s+|full-time\\s+|permanent\\s+|summer\\s+|temporary\\s+)?(?:job|position|role|post|internship|placement)(?:\\s+as\\s+(?:a\\s+|an\\s+)?[a-z ]+?)?\\s+(?:at|with)\\s+(.+)$`,
 );
 // Taken on by an employer: "ben got poached by monzo", "priya has been hired by a private clinic".
 const HIRED_BY = new RegExp(`^(.*?)${AUX}${ADV}\\s*\\b(?:(?:got|been|was|were|is)\\s+)?(?:poached|hired|headhunted|recruited|snapped up|taken on)\\s+by\\s+(.+)$|^(.*?)${AUX}${ADV}\\s*\\bsigned\\s+(?:on\\s+)?with\\s+(.+)$`);

@@ -30,8 +30,8 @@ const ACTIVE_PLACE = new RegExp(
 // "final answer on the dentist: march 15th, 9am", "latest blood pressure reading: 120/80": a label, then a
 // value whose shape (a time, a number) says which kind of slot.
 const ACTOR_OWNER = /^(?:my|our)?\s*([a-z]+)\s+(?:keeps|kept|put|puts|left|leaves|stores|stored|moved|moves|hid|hides|parked|parks)\s+(?:his|her|their)\s/;
-const LABELLED = /^([a-z][a-z' -]{1,30}?)\s*:\s*(?:(?:in|on|at|under|inside|with)\s+)?(.+)$/;
-const LABEL_WORDS = /^(?:(?:final answer|update|latest|news) on\s+|(?:new|current|latest)\s+)|\s+(?:update|reading|now)$/g;
+const LABELLED = /^([a-z][a-z' -]{1,50}?)\s*:\s*(?:(?:in|on|at|under|inside|with)\s+)?(.+)$/;
+const LABEL_WORDS = /^(?:(?:final answer|final word|last word|latest word|word|update|latest|news|confirmed) on\s+(?:the\s+)?|(?:new|current|latest)\s+)|(?:\s+(?:update|reading|check|check-in|now|today))+$/g;
 // "got the spare key back from dave and hid it in the lockbox".
 const RETRIEVED_AND_PLACED = new RegExp(
   `^(?:i\\s+|we\\s+)?(?:got|took|picked up|grabbed|brought)\\s+(.+?)\\s+(?:back\\s+)?(?:from\\s+\\S+(?:\\s+\\S+)?\\s+)?and\\s+${PLACE_VERB}\\s+(?:it|them)\\s+(?:back\\s+)?(?:${PREP}|to)\\s+(.+)$`,
@@ -79,7 +79,7 @@ const TENSES: Array<[RegExp, string]> = [
   [/\b(?:do|does|did) (?=(?:live|work|like|love|prefer|keep|own|have)\b)/g, ""],
   [/\b(have|has) (?:now|just|finally|currently) got\b/g, "$1 got"],
   // "update: my aunt now at wonka", "favourite instrument now ukulele": a verbless "X now Y" is "X is now Y".
-  [/^((?!.*\b(?:is|are|am|was|were|has|have|had|do|does|did|will|moved|lives?|works?)\b)[a-z][a-z' -]{2,40}?) now (?!(?:falls|starts|begins|leaves|takes|happens|runs|lands|departs|meets|costs|weighs|falls)\b)(?=\S)/, "$1 is now "],
+  [/^((?!.*\b(?:is|are|am|was|were|has|have|had|do|does|did|will|moved|lives?|works?)\b)[a-z][a-z' -]{2,40}?)(?<!\b(?:from|for|until|by|as of|right|just)) now (?!(?:falls|starts|begins|leaves|takes|happens|runs|lands|departs|meets|costs|weighs|falls)\b)(?=\S)/, "$1 is now "],
   // "sewing kit in the storage room now": a verbless thing-and-place is where it is.
   // Only with a word of now at the end: "read at the library all morning" is no such thing.
   [/^((?!.*\b(?:is|are|am|was|were|has|have|had|do|does|did|will|got|get|put|moved|left|kept|keep|stored|hid|parked|stashed|tucked|dropped|placed|stuck|shoved|popped|tossed|threw|slipped|lives?|works?|i|we|he|she|they)\b)(?:my |our |the )?[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2}) (in|on|under|behind|inside|at|next to) (the|my|our) (?=.*\b(?:now|these days|at the moment|for now)$)/, "$1 is $2 $3 "],
@@ -143,6 +143,23 @@ const TENSES: Array<[RegExp, string]> = [
   [/\bswitched over to\b/g, "switched to"],
   [/\b(?:slipped|slid|got pushed|got moved|got bumped|got shifted) to\b/g, "has been moved to"],
   [/\bwent (in|into|on|onto|under|behind|inside)\b/g, "is $1"],
+  // "updated today: my flatmate's phone number is …": the label before a whole statement says nothing more.
+  [/^(?:updated|update|updating|correction|new info|heads up|note)(?: today| just now| for today)?:\s*(?=(?:my|our|the|his|her|their|[a-z]+'s)\s)/, ""],
+  // "use 0770… for my mum's number from now on": a value to use for a field is the field's value.
+  [/^(?:please\s+)?use ([+(]?[0-9][0-9\s\-().]{5,}[0-9]|[^\s@]+@[^\s@]+\.[a-z]{2,}) (?:for|as) (.+?)(?:\s+(?:from now on|going forward|now|instead))*$/, "$2 is $1"],
+  // "can't get enough of ukulele lately": a liking, whatever the negation says.
+  [/^(?:i\s+)?(?:can't|cannot|can not) get enough of (.+?)(?:\s+(?:lately|these days|right now|at the moment|recently))*$/, "i love $1 now"],
+  // "if i had to pick one film genre these days it'd be animation": the favourite of the category.
+  [/^if i (?:had|have|were|was) to (?:pick|choose|name|go with) (?:a |an |one |my )?(?:favou?rite\s+)?([a-z]+(?: (?!now\b|today\b|these\b|right\b)[a-z]+)?)(?: (?:now|today|these days|right now))?,? (?:it'd|it would|i'd|i would)(?: have to)? (?:be|go with|pick|say|choose) (.+)$/, "my favourite $1 is $2"],
+  // "my aunt got an offer from globex and took it": a job.
+  [/^(.+?) (?:got|accepted|took|signed) (?:an |the |a )?(?:job |work )?offer (?:from|at|with) (.+?)(?: and (?:took|accepted|signed|grabbed) it)?$/, "$1 joined $2"],
+  // "i finally found a flat in leeds": a home.
+  [/\b(?:found|got|rented|bought|signed for|signed a lease on|got the keys to) (?:a|an|the|her|his|their|my|our) (?:new )?(?:flat|apartment|house|place|home|condo|studio) in\b/g, "moved to"],
+  // "my sleep target measured 6 hours today", "my savings goal came in at 9000 pounds": a measure's value.
+  [/\b(?:measured|came in at|comes in at|came out at|clocked in at|clocked) (?=[$€£]?\d)/g, "is "],
+  [/(\d\s*[a-z%]*)\s+(?:today|tonight|yesterday|this (?:morning|afternoon|evening))$/, "$1"],
+  // "12 plants in total as of today": a running total.
+  [/^(\d+) ([a-z][a-z -]*?) (?:in total|altogether|all told|total)(?:\s+(?:as of today|so far|now|today))*$/, "i have $1 $2"],
   // "total parrots so far: 12": a running total is the count.
   [/^(?:total|running total of)\s+/, ""],
 ];
@@ -202,8 +219,8 @@ const NOT_A_VALUE = /\b(?:i|we|you|he|she|they|it|i'm|is|are|was|were|am|have|ha
 
 function matchLabelled(text: string): Match {
   const labelled = LABELLED.exec(text);
-  if (!labelled || NOT_A_VALUE.test(labelled[2]) || labelled[2].split(" ").length > 8 || labelled[1].split(" ").length > 5) return undefined;
-  const label = labelled[1].replace(LABEL_WORDS, "").trim();
+  const label = labelled?.[1].replace(LABEL_WORDS, "").trim();
+  if (!labelled || label === undefined || NOT_A_VALUE.test(labelled[2]) || labelled[2].split(" ").length > 8 || label.split(" ").length > 5) return undefined;
   const value = labelled[2].replace(/\s+(?:from now on|for now|these days|now)$/, "");
   if (isTimeExpression(normaliseTime(value.replace(/,/g, "")))) {
     const event = normaliseSubject(label);

@@ -32,7 +32,7 @@ const IMPLIED: Array<[RegExp, string]> = [[/^(?:瘦|胖|重)$/, "体重"]];
 // A temporal clause before the attribute ("搬家后房租…", "吃药之后血压…") says when, not what.
 const WHEN_CLAUSE = /^.{1,8}?(?:之后|以后|后|以来)(?=.{2,})/;
 // Frequency and span words say how the attribute is measured, not which one it is.
-const MEASURED_BY = /^(?:每天|每日|每周|每月|每个月|每年|一天|一周|一个月)(?:的)?|(?:的)?时间$/g;
+export const MEASURE_FREQUENCY = /^(?:每天|每日|每周|每月|每个月|每年|一天|一周|一个月)(?:的)?|(?:的)?时间$/g;
 // 攒/存/扩/长 + 到: the verb says how it got there, the attribute is what comes before ("应急存款攒到了6万块").
 const MEASURE_VERB = "(?:被)?(?:测得|调整为|更新为|更改为|改为|按|变更为|现已达到|已达到|达到了?|变到了?|掉到了?|掉回了?|攒到了?|存到了?|扩到了?|长到了?|增至|涨至|降至|减到了?|是|为|有|到了|到|变成了?|变为|涨到了?|涨回了?|涨了|降到了?|降回了?|降了|跌到了?|升到了?|提高到了?|提升到了?|增加到了?|减少到了?|下降到了?|上升到了?|调到了?|设成了?|设为|改成了?|定成了?|定为|:)";
 // An attribute with a number: "我现在体重70公斤", "房租降到了3800元一个月", "血压降到130/85".
@@ -113,12 +113,12 @@ export function matchMeasure(text: string): Match {
     .replace(WHEN_CLAUSE, "")
     .replace(/被$/, "");
   // "每天饮水量": a frequency word says how it is measured, not when.
-  if (/改成|换成|变成|改到|推迟|提前/.test(phrase) || findTimeExpression(phrase.replace(MEASURED_BY, ""))) return undefined;
+  if (/改成|换成|变成|改到|推迟|提前/.test(phrase) || findTimeExpression(phrase.replace(MEASURE_FREQUENCY, ""))) return undefined;
   const owned = /^(.{1,4}?)的(.+)$/.exec(phrase);
   // "最新的体脂率": which reading, not whose.
   const ownerWord = owned && !isTimeExpression(owned[1]) && !/^(?:最新|最近|现在|目前|当前|如今|新)$/.test(owned[1]) && (owned[1].length > 1 || isKinship(owned[1])) ? owned[1] : undefined;
   const owner = ownerWord ? normalisePerson(ownerWord) : SELF;
-  const named = normaliseSubject(owned && (ownerWord === undefined || owner !== SELF) ? owned[2] : phrase).replace(MEASURED_BY, "");
+  const named = normaliseSubject(owned && (ownerWord === undefined || owner !== SELF) ? owned[2] : phrase).replace(MEASURE_FREQUENCY, "");
   // "静息心率更新：55次每分钟": the update is no part of what was measured.
   const attribute = (IMPLIED.find(([verb]) => verb.test(named))?.[1] ?? named).replace(/[:：]+$/, "").replace(/(?:更新一下|更新了?)$/, "");
   // "新的是139…": a lone adjective names no attribute; the clause before says which ("手机号变了").

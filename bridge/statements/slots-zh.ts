@@ -22,7 +22,7 @@ import {
 
 // Closed grammatical sets only: these are placement verbs and change verbs, never things or places.
 const PLACE_VERB =
-  "(?:存放|停放|安放|摆放|寄存|保存|收纳|归位|归置|移至|放|摆|搁|撂|塞|藏|锁|存|停|泊|搬|挪|移|落|忘|收|挂|装|留|扔|丢|拿|带|寄|插|夹|关|晾|戴|供)";
+  "(?:存放|停放|安放|摆放|寄存|保存|收纳|归位|归置|移至|(?<!回)归|放|摆|搁|撂|塞|藏|锁|存|停|泊|搬|挪|移|落|忘|收|挂|装|留|扔|丢|拿|带|寄|插|夹|关|晾|戴|供)";
 const NOUN_ENDING_VERB = /^(?:带|夹|锁|装)/;
 // The liker before a liking verb and 的: "我喜欢的", "我妹最爱吃的".
 const LIKED_BY = /^(.*?)(?:最喜欢|更喜欢|喜欢|最爱|更爱|爱|偏爱|中意)(?:吃|喝|听|看|玩|读|用|穿|去)?$/;
@@ -30,6 +30,7 @@ const LIKED_BY = /^(.*?)(?:最喜欢|更喜欢|喜欢|最爱|更爱|爱|偏爱|�
 const DIRECTION = "(?:了|好)?(?:回到|在|到|进|入|回(?!来|去)|至|(?<=存放|安放|摆放|放|置|存|归位|归置)于|去(?=[\u4e00-\u9fff]{2}))(?:了)?";
 const CHANGE_VERB = "(?:变更为|变更成|染成|染回|改成|改为|改到|换成|换到|变成|变为|更新为|更新成|更改为|调整为|调到|设成|设为|定成|定为|调成)";
 
+const HOW_MEASURED = /^(?:我)?(?:刚|刚刚|刚才|自己)?(?:测|量|称|查|算|数)(?:出来|下来|了)?的(?=[\u4e00-\u9fff]{2})/;
 // 把 after a demonstrative or numeral is a classifier ("这把钥匙"), not the object marker.
 const BA = "(?<![这那一两几每哪])(?:把|将)";
 const BA_PLACE = new RegExp(`^(.*?)${BA}(.+?)${PLACE_VERB}${DIRECTION}(.+)$`);
@@ -80,7 +81,8 @@ export function extractChineseSlot(clause: string): StateSlot | undefined {
   const reported = REPORTER_IS_SUBJECT.exec(clause);
   const plain = reported ? `${reported[1]}${reported[2]}` : clause;
   const leadingNow = LEADING_NOW.test(plain);
-  const text = stripLeadingTime(plain);
+  // "早上测的体重是65公斤", "我量的血压是…": how the value was had, not whose it is.
+  const text = stripLeadingTime(plain).replace(HOW_MEASURED, "");
   for (const match of MATCHERS) {
     const found = match(text, leadingNow);
     if (found !== undefined) return found ?? undefined;

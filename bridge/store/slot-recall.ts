@@ -242,6 +242,7 @@ function askedSlots(index: SlotIndex, query: SlotQuery, timeline: boolean): Aske
   const selfNamed = bySubject.size === 0 || query.firstPerson;
   const candidates = new Set([...bySubject.keys(), ...byAttribute.keys(), ...(selfNamed ? index.keysWithSubjectHead(SELF) : [])]);
   const fieldNamed = [...byAttribute.keys()].some((key) => key.startsWith("contact\u0000"));
+  const asksAboutPeople = query.kinds.has("residence") || query.kinds.has("workplace") || query.kinds.has("contact");
   const scored: Array<{ slot: AskedSlot; score: number; fits: boolean; newest: number }> = [];
   for (const key of candidates) {
     const slot = parseSlotKey(key);
@@ -258,7 +259,8 @@ function askedSlots(index: SlotIndex, query: SlotQuery, timeline: boolean): Aske
     // thing's story, whatever kind its words suggest or leave out.
     const fits =
       asksForKind(slot, query.kinds) ||
-      (timeline && exact) ||
+      // …except that the words of a person's history choose among their home, job and contacts ("where she lived").
+      (timeline && exact && !(asksAboutPeople && isPersonSlot(index, slot))) ||
       (slot.kind === "state" && slot.subject === SELF && query.firstPerson && attributeScore >= 2 * ATTRIBUTE_BONUS && isMeasured(index, key));
     // A query for how something is now ("我现在头发什么颜色", "What's the dentist appointment now?") asks about
     // what it names exactly, whatever its question words; a person named so is not asked where they live or work.

@@ -503,6 +503,33 @@ describe("timeline mode and recency", () => {
     store.close();
   });
 
+  it("follows where someone lived, not also where they worked, when the query says 'lived'", () => {
+    const store = openStore();
+    capture(store, [
+      { user: "My grandma relocated to Prague last month." },
+      { user: "My grandma got an offer from Wonka and took it." },
+      { user: "My grandma relocated to Dublin last month." },
+      { user: "My grandma now works for Globex." },
+      { user: "My grandma calls Seattle home now." },
+    ]);
+    const { results, receipt } = search(store, "All the places my grandma lived over the years", { timeline: true, top_k: 3 });
+    expect(receipt.slots.map((s) => [s.kind, s.subject])).toEqual([["location", "grandma"]]);
+    expect(results.map((r) => r.id)).toEqual([user(0), user(2), user(4)]);
+    store.close();
+  });
+
+  it.each([
+    ["花方面我现在偏爱什么", ["要说花，我现在首选玫瑰。", "最近迷上了百合，花就它了。"]],
+    ["What's my go-to instrument these days", ["Piano has become my go-to instrument.", "Can't get enough of ukulele lately, best instrument there is."]],
+  ])("asks the favourite a query names by '偏爱' or 'go-to', newest first: %s", (query, statements) => {
+    const store = openStore();
+    capture(store, [{ user: statements[0] }, { user: "我现在偏爱哪种作家来着？" }, { user: statements[1] }]);
+    const { results, receipt } = search(store, query);
+    expect(receipt.slots[0]).toMatchObject({ kind: "preference", current_id: user(2) });
+    expect(results[0].id).toBe(user(2));
+    store.close();
+  });
+
   it("does not take 书 in 书包 for a favourite book category", () => {
     const store = openStore();
     capture(store, [{ user: "我最喜欢的书是《活着》。" }, { user: "买了一个紫色书包。" }, { user: "紫色书包的拉链坏了。" }]);

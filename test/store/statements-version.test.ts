@@ -20,6 +20,7 @@ const FINGERPRINTS: Record<string, string> = {
   "acts+slots/6": "c1c71834262e9833",
   "acts+slots/7": "db5244214b2a7d64",
   "acts+slots/8": "a01a13cf0ac72471",
+  "acts+slots/9": "1ab69511a8446bb7",
 };
 
 function corpus(): Array<[string, SourceType]> {
