@@ -2,7 +2,7 @@
 // then bundle each entry point with esbuild into dist/ (CommonJS, Node 20), and the DSH host entry
 // as ESM (DSH loads plugins with import(); Node >= 22 there).
 import { build } from "esbuild";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import createWabt from "wabt";
@@ -44,10 +44,17 @@ const entries = [
   ["installer/main.ts", "dist/installer.cjs", false],
 ];
 
+// The bundles the release ships: the third-party code inside them is listed with its licences.
+const SHIPPED = new Set(["dist/cli.cjs"]);
+const shippedInputs = new Set();
+const keepInputs = (result) => {
+  for (const input of Object.keys(result.metafile.inputs)) shippedInputs.add(input);
+};
+
 async function bundle() {
   for (const [entry, outfile, executable] of entries) {
     if (!existsSync(path.join(root, entry))) continue;
-    await build({
+    const result = await build({
       entryPoints: [path.join(root, entry)],
       outfile: path.join(root, outfile),
       bundle: true,
@@ -58,7 +65,9 @@ async function bundle() {
       banner: executable ? { js: "#!/usr/bin/env node" } : undefined,
       logLevel: "warning",
       define: { DSH_DREAM_VERSION: JSON.stringify(version) },
+      metafile: SHIPPED.has(outfile),
     });
+    if (SHIPPED.has(outfile)) keepInputs(result);
     if (executable) chmodSync(path.join(root, outfile), 0o755);
   }
 }
@@ -73,7 +82,7 @@ const esmBanner = [
 ].join("\n");
 
 async function bundlePlugin() {
-  await build({
+  const result = await build({
     entryPoints: [path.join(root, "plugin/index.ts")],
     outfile: path.join(root, "dist/plugin/index.mjs"),
     bundle: true,
@@ -84,7 +93,9 @@ async function bundlePlugin() {
     banner: { js: esmBanner },
     logLevel: "warning",
     define: { DSH_DREAM_VERSION: JSON.stringify(version) },
+    metafile: true,
   });
+  keepInputs(result);
 }
 
 // The browser half, in DSH's module-loader format: a classic script that registers a factory.
@@ -103,7 +114,9 @@ async function bundleClient() {
     external: BASELINE,
     logLevel: "warning",
     legalComments: "none",
+    metafile: true,
   });
+  keepInputs(result);
   const body = result.outputFiles[0].text;
   const wrapped =
     `// ${packageName} settings panel for the DSH web UI (built by scripts/build.mjs).\n` +
@@ -113,9 +126,32 @@ async function bundleClient() {
   writeFileSync(path.join(root, "dist/client/index.js"), wrapped);
 }
 
+// Every npm package bundled into a shipped file, with its licence texts (MIT and Apache-2.0 both ask
+// that they travel with the code): dist/THIRD_PARTY_NOTICES.md.
+function writeNotices() {
+  const packages = new Map();
+  for (const input of shippedInputs) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input.replace(/\\/g, "/"));
+    if (match) packages.set(match[1], path.join(root, match[1]));
+  }
+  const sections = [...packages.values()]
+    .map((dir) => {
+      const meta = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+      const texts = readdirSync(dir)
+        .filter((file) => /^(?:licen[cs]e|notice|third_party_licenses)(?:\.(?:md|txt))?$/i.test(file))
+        .sort()
+        .map((file) => readFileSync(path.join(dir, file), "utf8").trim());
+      return { id: `${meta.name}@${meta.version}`, body: `## ${meta.name} ${meta.version} (${meta.license ?? "see below"})\n\n${texts.map((text) => "````\n" + text + "\n````").join("\n\n")}\n` };
+    })
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+  const head = `# Third-party notices\n\nThe bundles in dist/ include these npm packages; each is listed with its licence texts.\n\n`;
+  writeFileSync(path.join(root, "dist/THIRD_PARTY_NOTICES.md"), head + sections.map((section) => section.body).join("\n"));
+}
+
 await compileKernels();
 await bundle();
 await bundlePlugin();
 await bundleClient();
 mkdirSync(path.join(root, "dist"), { recursive: true });
 for (const [from, to] of copies) copyFileSync(path.join(root, from), path.join(root, to));
+writeNotices();

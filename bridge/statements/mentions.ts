@@ -9,6 +9,7 @@ import { FIRST_PERSON_ZH } from "./cues-zh";
 import type { SlotKind } from "./slots";
 import { mentionsTime } from "./time-expressions";
 import { SELF, undoubleKin } from "./zh-phrases";
+import { simplified } from "./han-script";
 
 const HAN = /\p{Script=Han}/u;
 // How far before a name a longer name may start ("车" + "钥匙", "back door" + "key").
@@ -16,7 +17,7 @@ const MAX_PREFIX_HAN = 3;
 
 /** The text as slot subjects are written: NFKC, lowercase, kin words folded ("妈妈" → "妈", "mum" → "mom"), no "'s". */
 export function mentionText(text: string): string {
-  const folded = text.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019]/g, "'");
+  const folded = simplified(text.normalize("NFKC")).toLowerCase().replace(/[\u2018\u2019]/g, "'");
   return canonicalKin(unTexted(undoubleKin(folded)).replace(/'s\b/g, ""));
 }
 

@@ -6,6 +6,7 @@ import { CURRENT_EN, FIRST_PERSON_EN, HISTORY_EN, KIND_CUES_EN } from "./cues-en
 import { CURRENT_ZH, FIRST_PERSON_ZH, HISTORY_ZH, KIND_CUES_ZH } from "./cues-zh";
 import { canonicalKin, foldPlural, unTexted } from "./en-phrases";
 import type { SlotKind } from "./slots";
+import { simplified } from "./han-script";
 
 export interface QueryPhrase {
   text: string;
@@ -43,7 +44,7 @@ const CONSUME_ZH = /(?:喜欢|爱|想)(喝|吃|听|看|玩|读|弹)|(喝|吃|听
 const CONSUME_EN = /\b(drink|drinking|eat|eating|listen to|listening to|watch|watching|read|reading|play|playing)\b/;
 
 export function readSlotQuery(query: string): SlotQuery {
-  const text = unTexted(query.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019]/g, "'").slice(0, MAX_QUERY_CHARS));
+  const text = unTexted(simplified(query.normalize("NFKC")).toLowerCase().replace(/[\u2018\u2019]/g, "'").slice(0, MAX_QUERY_CHARS));
   return {
     text,
     firstPerson: FIRST_PERSON_ZH.test(text) || FIRST_PERSON_EN.test(text),

@@ -15,6 +15,7 @@ import {
   QUESTION_WORD_ZH,
   REQUEST_ZH,
 } from "./cues-zh";
+import { simplified } from "./han-script";
 
 export const SPEECH_ACTS = ["statement", "question", "request", "acknowledgement"] as const;
 export type SpeechAct = (typeof SPEECH_ACTS)[number];
@@ -51,7 +52,7 @@ const MAX_CLAUSES = 400;
 
 /** Pure: the clauses of `text` in order, each with its act. */
 export function readClauses(text: string, speaker: Speaker): Clause[] {
-  const normal = unTexted(text.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019\u2032]/g, "'"));
+  const normal = unTexted(simplified(text.normalize("NFKC")).toLowerCase().replace(/[\u2018\u2019\u2032]/g, "'"));
   const clauses: Clause[] = [];
   let sentence = 0;
   for (const match of normal.matchAll(SENTENCE)) {

@@ -21,7 +21,7 @@ describe("installing without the DSH CLI (the manual path)", () => {
       dsh: { profile: { bundles: ["@deepseek-ai/dsh-base", "@deepseek-ai/dsh-web-app", "dsh-dream"] } },
     });
     const installed = path.join(profileDir(home), "node_modules", "dsh-dream");
-    for (const file of ["package.json", "cordis.patch.yml", "locale/en.json", "dist/plugin/index.mjs", "dist/client/index.js", "dist/cli.cjs", "dist/chroma-launcher.cjs", "README.md", "LICENSE"]) {
+    for (const file of ["package.json", "cordis.patch.yml", "locale/en.json", "dist/plugin/index.mjs", "dist/client/index.js", "dist/cli.cjs", "dist/chroma-launcher.cjs", "README.md", "LICENSE", "dist/THIRD_PARTY_NOTICES.md"]) {
       expect([file, fs.readFileSync(path.join(installed, file)).equals(fs.readFileSync(path.join(bundle, file)))]).toEqual([file, true]);
     }
     expect(run.report.checks.map((check) => [check.name, check.ok])).toEqual([

@@ -45,7 +45,7 @@ export function makeDshHome(profiles: string[] = ["web"]): string {
 /** The bundle as the release ships it, from this repo's package.json and built files. */
 export function makeBundle(options: { defaultExport?: boolean } = {}): string {
   const bundle = tempDir("bundle");
-  const built = ["dist/plugin/index.mjs", "dist/client/index.js", "dist/cli.cjs", "dist/chroma-launcher.cjs"];
+  const built = ["dist/plugin/index.mjs", "dist/client/index.js", "dist/cli.cjs", "dist/chroma-launcher.cjs", "dist/THIRD_PARTY_NOTICES.md"];
   for (const file of ["package.json", "cordis.patch.yml", "README.md", "LICENSE", "locale", ...built]) {
     if (!fs.existsSync(path.join(ROOT, file))) throw new Error(`${file} is missing: run \`node scripts/build.mjs\` before the installer tests`);
     fs.cpSync(path.join(ROOT, file), path.join(bundle, file), { recursive: true });

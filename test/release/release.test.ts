@@ -65,6 +65,14 @@ describe("npm run release", () => {
     for (const target of targets) expect(byName(`bundle/${target.replace(/^\.\//, "")}`)).toBeDefined();
   });
 
+  it("lists the npm packages bundled into the shipped code with their licence texts", () => {
+    const notices = byName("bundle/dist/THIRD_PARTY_NOTICES.md")!.data.toString("utf8");
+    const lock = JSON.parse(readFileSync(path.join(REPO_ROOT, "package-lock.json"), "utf8")).packages;
+    for (const name of ["opencc-js", "conf", "chromadb"]) expect(notices).toContain(`## ${name} ${lock[`node_modules/${name}`].version} (`);
+    expect(notices).toContain("Apache License");
+    expect(notices).toContain("Permission is hereby granted");
+  });
+
   it("carries the repository's manifest.json and screenshots.json unchanged, at the package's version", () => {
     expect(byName("manifest.json")!.data.equals(readFileSync(path.join(REPO_ROOT, "manifest.json")))).toBe(true);
     expect(byName("screenshots.json")!.data.equals(readFileSync(path.join(REPO_ROOT, "screenshots.json")))).toBe(true);

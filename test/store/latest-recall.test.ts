@@ -530,6 +530,20 @@ describe("timeline mode and recency", () => {
     store.close();
   });
 
+  it.each([
+    ["traditional statements, a simplified question", ["護照放在保險櫃裡了。", "護照已經收到書桌抽屜裡囉"], "护照现在在哪里？"],
+    ["simplified statements, a traditional question", ["护照放在保险柜里了。", "护照已经收到书桌抽屉里了"], "護照現在放在哪裡？"],
+  ])("reads traditional and simplified Chinese as one: %s", (_case, statements, query) => {
+    const store = openStore();
+    capture(store, [{ user: statements[0] }, { user: "護照在哪裡啊？" }, { user: statements[1] }]);
+    const { results, receipt } = search(store, query);
+    expect(receipt.slots[0]).toMatchObject({ kind: "location", subject: "护照", current_id: user(2) });
+    expect(results[0].id).toBe(user(2));
+    // The stored text is what the user wrote.
+    expect(results[0].text).toBe(statements[1]);
+    store.close();
+  });
+
   it("does not take 书 in 书包 for a favourite book category", () => {
     const store = openStore();
     capture(store, [{ user: "我最喜欢的书是《活着》。" }, { user: "买了一个紫色书包。" }, { user: "紫色书包的拉链坏了。" }]);
