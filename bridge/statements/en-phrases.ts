@@ -129,6 +129,11 @@ const TEXTING: Array<[RegExp, string]> = [
   [/(?<![\w.@/-])w(?![\w.@/-])/g, "with"],
   [/\bpls\b|\bplz\b/g, "please"],
   [/\bwheres\b/g, "where's"],
+  // Apostrophes left out: "im", "dont", "whats" (not "its", "ill", "well", "cant": words of their own too).
+  [/\bim\b/g, "i'm"],
+  [/\bive\b/g, "i've"],
+  [/\b(do|does|did|is|was|are|were|has|have|had|wo|should|could|would)nt\b/g, "$1n't"],
+  [/\b(what|when|that|there|who|how)s\b/g, "$1's"],
   [/\s{2,}/g, " "],
 ];
 

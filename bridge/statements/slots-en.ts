@@ -62,7 +62,9 @@ const REPORTED = /^((?:my\s+|the\s+|our\s+)?[a-z]+(?:'s)?(?:\s+[a-z]+)?)\s+(?:sa
 // Future and progressive forms of a change say the same as the past: "is going to be", "is going up to".
 const TENSES: Array<[RegExp, string]> = [
   // "… now just so you know", "… to friday at 2pm by the way": how it is said, not what.
-  [/(?:\s+(?:just so you know|by the way|fyi|btw|i think|i believe|lol|haha))+$/, ""],
+  [/(?:\s+(?:just so you know|by the way|fyi|btw|i think|i believe|(?:so )?don't (?:let me )?forget(?: it| that)?|remember that|keep that in mind|for the record|for reference|just saying|lol|haha|ugh|argh|sigh|yay|smh|ffs|omg|tho|though))+$/, ""],
+  // "i'm really into piano these days best instrument ever": a liking, then the category it tops.
+  [/^(?:i'm|i am)\s+(?:really\s+|so\s+|totally\s+)?(?:into|obsessed with|hooked on|loving)\s+(.+?)(?:\s+(?:these days|lately|right now|now|at the moment))?,?\s+(?:the\s+|easily the\s+)?best ([a-z][a-z ]{0,30}?) (?:ever|there is|there's|around|going|out there)$/, "my favourite $2 is $1"],
   // "i actually have 6", "is actually in the wardrobe": a correction's "actually" says nothing of the value.
   [/\bactually\s+/g, ""],
   // "my tape measure now lives behind the tv": where a thing lives is where it is.

@@ -11,7 +11,7 @@ const LEADING_TIME = /^(?:即日起|自即日起|从即日起|从今天起|今�
 // numeral + classifier ("这个", "一把", "一家"), which say which one, not what it is.
 const LEADING_NOISE =
   /^(?:我们的|咱们的|你们的|他们的|她们的|我的|你的|他的|她的|它的|今天|昨天|现在|刚才|刚刚|已经|我们|咱们|你们|他们|她们|我|你|他|她|它|又|还|也|都|就|的|[这那一两几每][个只把件台辆部本张支块串双套条家所间位])+/;
-const TRAILING_PARTICLES = /(?:了|的|呢|啊|吧|啦|哦|呀|哈|嘛|喽|呗|咯|嘞|哟|哈)+$/;
+const TRAILING_PARTICLES = /(?:了|的|呢|啊|吧|啦|哦|喔|呀|哈|嘛|喽|啰|呗|咯|嘞|哟|唷|耶|捏)+$/;
 // "你最爱的水果多半是苹果": a hedge before 是 is no part of what is named.
 const TRAILING_ADVERBS = new RegExp(`(?:${ADVERBS}|现|多半|应该|大概|估计|可能|好像|也许|或许|肯定|一定)*$`);
 // "小林去年搬去了厦门": when it happened is not who.

@@ -303,6 +303,21 @@ describe("extractSlots", () => {
     ["Final word on the dentist appointment: Monday 9am", slot("schedule", "dentist appointment", "monday 9am")],
     ["The keys got moved to the shelf this afternoon", location("key", "shelf")],
     ["晚上整理了一下，钥匙归到书架上了", location("钥匙", "书架")],
+    // Traditional characters, and English typed without apostrophes (dev set 17).
+    ["體檢報告已經收到玄關掛鉤上囉", location("体检报告", "玄关挂钩")],
+    ["家長會改到週六下午三點了喔", slot("schedule", "家长会", "周六下午三点")],
+    ["我老闆換工作了，現在在小米", slot("workplace", "老板", "小米")],
+    ["早餐的話，我最近比較喜歡三明治", slot("preference", SELF, "三明治", "早餐")],
+    ["最愛的茶葉換成普洱了", slot("preference", SELF, "普洱", "茶叶")],
+    ["我的每天飲水量現在是1500毫升", state(SELF, "饮水量", "1500毫升")],
+    ["Im really into ukulele these days best instrument ever", slot("preference", SELF, "ukulele", "instrument")],
+    ["Thesis defence got pushed to the 8th at 2pm ugh", slot("schedule", "thesis defence", "the 8th at 2pm")],
+    ["I put the lease agreement behind the TV dont let me forget", location("lease agreement", "tv")],
+    // A person posted to a city lives there; posted to work there, works there; a department is neither.
+    ["我表哥调到武汉，房子也租好了", location("表哥", "武汉")],
+    ["我调到深圳了", slot("residence", SELF, "深圳")],
+    ["我表哥调到武汉工作了", slot("workplace", "表哥", "武汉")],
+    ["会议调到周五", slot("schedule", "会议", "周五")],
     // Not read as a reason or a place: a "for" that names the category, a 人在 at work.
     ["For workouts I prefer swimming now", slot("preference", SELF, "swimming", "sport")],
     ["我人在公司，钥匙在抽屉里。", location("钥匙", "抽屉")],

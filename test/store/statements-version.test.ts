@@ -21,6 +21,7 @@ const FINGERPRINTS: Record<string, string> = {
   "acts+slots/7": "db5244214b2a7d64",
   "acts+slots/8": "a01a13cf0ac72471",
   "acts+slots/9": "1ab69511a8446bb7",
+  "acts+slots/10": "7b16ad7206f28e78",
 };
 
 function corpus(): Array<[string, SourceType]> {
