@@ -55,7 +55,7 @@ const OWNED_IS = /^((?:my|our|your|his|her|their)\s+.+?|.+?'s\s+.+?)\s+(?:is|are
 
 const NEGATION = /n't\b|\bnot\b|\bnever\b|\bno longer\b|\bnowhere\b/;
 const LEADING_FILLER =
-  /^(?:(?:ok so|okay so|oh and|so yeah|and|but|so|then|today|yesterday|now|later|finally|also|earlier|tonight|this morning|last night|these days|nowadays|lately|recently|at the moment|currently|from now on|as of today|starting today|i'd say|i would say)\s+)+/;
+  /^(?:(?:ok so|okay so|oh and|so yeah|and|but|so|then|today|yesterday|now|later|finally|also|earlier|tonight|this morning|last night|these days|nowadays|lately|recently|at the moment|currently|from now on|as of today|starting today|i'd say|i would say|(?:i'm |i am )?pretty sure(?: that)?|if i remember (?:right|rightly|correctly)|iirc|if memory serves(?: me)?(?: right)?|if i'm honest|if i am honest|to be honest|honestly|as far as i know|afaik|i believe|i reckon|i guess|i suppose|i think)\s+)+/;
 // "mum says chloe is settling down in copenhagen": who reported it is not what changed; "emma says she
 // prefers…", "the landlord says to call him on…": a he/she/him/her after it is the reporter.
 const REPORTED = /^((?:my\s+|the\s+|our\s+)?[a-z]+(?:'s)?(?:\s+[a-z]+)?)\s+(?:says|said|told me|mentioned|texted|wrote|reckons|tells me)(?:\s+that)?\s+(?=\S+\s+\S+)/;
@@ -160,6 +160,8 @@ const TENSES: Array<[RegExp, string]> = [
   // "my sleep target measured 6 hours today", "my savings goal came in at 9000 pounds": a measure's value.
   [/\b(?:measured|came in at|comes in at|came out at|clocked in at|clocked) (?=[$€£]?\d)/g, "is "],
   [/(\d\s*[a-z%]*)\s+(?:today|tonight|yesterday|this (?:morning|afternoon|evening))$/, "$1"],
+  // "i'm at 12 parrots", "we're on 3 cats now": a running total.
+  [/^(?:i'm|i am|we're|we are) (?:at|on|up at) (\d+) ([a-z][a-z-]*(?: [a-z][a-z-]*)?)(?:\s+(?:now|so far|in total|total|altogether|at the moment|right now|today|already))*$/, "i have $1 $2"],
   // "12 plants in total as of today": a running total.
   [/^(\d+) ([a-z][a-z -]*?) (?:in total|altogether|all told|total)(?:\s+(?:as of today|so far|now|today))*$/, "i have $1 $2"],
   // "total parrots so far: 12": a running total is the count.

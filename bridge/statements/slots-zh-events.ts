@@ -45,7 +45,7 @@ const MEASURE = new RegExp(
 // After a verb of change a round Chinese numeral needs no unit: "房租被涨到了四千".
 const MEASURE_TO = new RegExp(`^(.{1,12}?)${MEASURE_FILLER}(?:被)?(?:涨|降|提高|提升|增加|减少|下降|上升|调|升|攒|存|扩)(?:到|至)了?([零〇一二两三四五六七八九十]+[百千万][零〇一二两三四五六七八九十百千万]*)(?:了)?$`);
 // Who reported it and when it takes effect are not the attribute: "房东说下个月房租…".
-const REPORTED_ZH = /^.{1,6}?(?:说|通知|告诉我)(?=.{2,})/;
+const REPORTED_ZH = /^.{1,6}?(?:说|讲|通知|告诉我)(?:啊|呀|哈|哦|嘛|呢|吧)*(?=.{2,})/;
 
 // "挪到周六下午三点去了": the direction after a time is no part of it.
 const timeOf = (raw: string) => stripParticles(raw).replace(/(?:去|来)$/, "");

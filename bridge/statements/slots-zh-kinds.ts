@@ -16,8 +16,8 @@ const TAKEN_TO_LIVE = new RegExp(`^(.+?)被.{0,6}?(?:接到|送到|安排到|接
 // "爸妈退休后回宜昌老家住了": gone (back) to a place to live there.
 const GONE_TO_LIVE = new RegExp(`^(.+?)${ADVERBS}(?:回到|回|去|到|搬回)(.+?)(?:去|来)?(?:住|生活|定居|养老|安家|落户|落脚)(?:了|啦)?$`);
 // Who with is not where: "长沙跟我叔", "北京跟我们".
-const POSTED_TO = new RegExp(`^(.*?)${ADVERBS}(?:调到|调去|调往|外派到|外派去|派驻到?|派到|派去)(.{2,12}?)(?:去|来)?(?:了|啦)?$`);
-const DEPARTMENT = /(?:部|组|科|处|室|团队|岗|岗位|中心|公司|总部|分部|项目|车间|门店)$/;
+const POSTED_TO = new RegExp(`^(.*?)${ADVERBS}(?:调到|调去|调往|外派到|外派去|派驻到?|派到|派去)了?(.{2,12}?)(?:去|来)?(?:了|啦)?$`);
+const ORGANISATION = /(?:部|组|科|处|室|团队|岗|岗位|中心|公司|总部|分部|项目|车间|门店|店|医院|院|学校|校|大学|银行|行|局|厅|所|站|厂|馆|集团|单位)$/;
 const LIVING_WITH = /(?:跟|和|与|同).{1,6}$/;
 // After retiring or graduating: when, not who.
 const LIFE_EVENT = /(?:退休|毕业|结婚|离婚|生完孩子)(?:了)?(?:之后|以后|后)?$/;
@@ -37,8 +37,10 @@ const FAVOURITE_IS = new RegExp(`^(.*?)${FAVOURITE_ZH}的(.+?)${ADVERBS}(?:变�
 const FAVOURITE_UNNAMED = new RegExp(`^(.*?)${ADVERBS}(?:${FAVOURITE_ZH}的|最爱)${ADVERBS}(?:是|为|变成了?|换成了?|成了)(.+)$`);
 const FAVOURITE_REVERSE = new RegExp(`^(.+?)${ADVERBS}(?:成了|是)(.*?)${FAVOURITE_ZH}的(.+)$`);
 // A preference changes with 最/更 or "现在喜欢"; a plain 喜欢 adds a liking without replacing one.
-const PREFER = new RegExp(`^(.*?)((?:现在|目前|如今|最近|这阵子|开始|越来越|已经|还是|也|一般|平时|特别|非常|超级|超|很|真的|尤其)*)(不再|不|没那么|已经不|再也不)?(最喜欢|更喜欢|比较喜欢|比较爱|比较偏爱|比较中意|最爱|超爱|特爱|巨爱|更爱|最偏爱|偏爱|偏好|最中意|首选|首推|最稀罕|喜欢上了?|爱上了?|迷上了?|就认|只认|认准了?|更常|最常|常|更多|改|只|喜欢|爱)(喝|吃|听|看|玩|读|穿|弹|去|点|买|用)?(.+)$`);
-const STRONG_LIKE = /^(?:最|更|偏|改|比较|超爱|特爱|巨爱|喜欢上|爱上|迷上|就认|只认|认准)/;
+const PREFER = new RegExp(`^(.*?)((?:现在|目前|如今|最近|这阵子|开始|越来越|已经|还是|也|一般|平时|特别|非常|超级|超|很|真的|尤其)*)(不再|不|没那么|已经不|再也不)?(最喜欢|更喜欢|比较喜欢|比较爱|比较偏爱|比较中意|只喜欢|只爱|就喜欢|就爱|最爱|超爱|特爱|巨爱|更爱|最偏爱|偏爱|偏好|最中意|首选|首推|最稀罕|喜欢上了?|爱上了?|迷上了?|就认|只认|认准了?|更常|最常|常|更多|改|只|喜欢|爱)(喝|吃|听|看|玩|读|穿|弹|去|点|买|用)?(.+)$`);
+const CATEGORY_AFTER_SPEAKER = /^(我|我们)((?:现在|目前|如今|最近|这阵子)*)([\u4e00-\u9fff]{2,4}?)(?=只喜欢|只爱|就喜欢|就爱|最喜欢|最爱|更喜欢|比较喜欢|只喝|只吃|只听|只看)/;
+const NOT_A_CATEGORY = /^(?:现在|目前|如今|最近|这阵子|开始|越来越|渐渐|慢慢|已经|还是|一般|平时|特别|非常|超级|真的|尤其|其实|反正|就是|也是|都是|还|也|都|又|超|很|真|挺|蛮|更|只)/;
+const STRONG_LIKE = /^(?:最|更|偏|改|比较|只喜欢|只爱|就喜欢|就爱|超爱|特爱|巨爱|喜欢上|爱上|迷上|就认|只认|认准)/;
 // "更常去/最常点" say what someone picks now, but only with the verb: "常" alone is just "often".
 const HABIT = /^(?:更常|最常|常|更多|只)$/;
 const CONTACT_WORD = "(工作电话|办公电话|单位电话|座机号|座机|分机号码|分机号|分机|内线|手机号码|手机号|电话号码|联系电话|电话|号码|邮箱地址|电子邮箱|电子邮件|邮件地址|邮箱|家庭住址|收货地址|通讯地址|住址|地址|微信号|微信)";
@@ -49,11 +51,12 @@ export function matchResidence(text: string): Match {
   // "调到市场部", "会议调到周五"). Posted by someone ("被调到…") is where they work (matchWorkplace).
   const posted = POSTED_TO.exec(text);
   const postedPerson = posted && !/被$/.test(posted[1]) ? normalisePerson(posted[1]) : null;
-  if (posted && postedPerson !== null && (postedPerson === SELF || postedPerson === "" || isKinship(postedPerson)) && !DEPARTMENT.test(posted[2]) && !isTimeExpression(posted[2]) && !findTimeExpression(posted[2])) {
+  if (posted && postedPerson !== null && (postedPerson === SELF || postedPerson === "" || isKinship(postedPerson)) && !isTimeExpression(posted[2]) && !findTimeExpression(posted[2])) {
     if (negated(posted[1])) return null;
-    // "调到武汉工作了": posted there to work.
+    // "调到武汉工作了": posted there to work; "调到了北医三院", "调到市场部": posted to an employer or a unit of one.
     const work = /^(.{2,10}?)(?:工作|上班)$/.exec(posted[2]);
-    if (work) return personSlot("workplace", postedPerson === "" ? "我" : posted[1], normaliseValue(work[1]));
+    const employer = work ? work[1] : ORGANISATION.test(posted[2]) ? posted[2] : undefined;
+    if (employer !== undefined) return personSlot("workplace", postedPerson === "" ? "我" : posted[1], normaliseValue(employer));
     const place = normalisePlace(posted[2]);
     if (postedPerson === SELF || postedPerson === "") return personSlot("residence", "我", place);
     return place ? { kind: "location", subject: postedPerson, value: place } : null;
@@ -111,7 +114,10 @@ const FAVOURITE_NAMED_AFTER = new RegExp(`^(.+?)${ADVERBS}是(?:我|我们|咱)�
 // "铁观音最合我口味", "它最对我胃口": the favourite, its category only by the topic.
 const SUITS_ME = /^(?:(.{1,6}?)的话)?(?:这阵子|最近|现在|如今|目前)?(.{1,12}?)(?:现在)?最(?:合|对)(?:我的?|俺的?)?(?:口味|胃口)(?:了)?$/;
 
-export function matchPreference(text: string): Match {
+export function matchPreference(said: string): Match {
+  // "我现在茶叶只喜欢普洱": the category said after the speaker is the topic "茶叶我现在只喜欢普洱".
+  const late = CATEGORY_AFTER_SPEAKER.exec(said);
+  const text = late && isKnownOrNoun(late[3]) && !NOT_A_CATEGORY.test(late[3]) && !findTimeExpression(late[3]) ? `${late[3]}${late[1]}${late[2]}${said.slice(late[0].length)}` : said;
   const kindOf = PREFER_KIND_OF.exec(text);
   // "这种花": after 这种 even one character is the kind.
   if (kindOf && (/^[\u4e00-\u9fff]$/.test(kindOf[3]) || isKnownOrNoun(kindOf[3]))) return preferenceSlot(kindOf[1] || "我", preferenceCategory(kindOf[3]), kindOf[2], false);

@@ -30,6 +30,8 @@ const LIKED_BY = /^(.*?)(?:最喜欢|更喜欢|喜欢|最爱|更爱|爱|偏爱|�
 const DIRECTION = "(?:了|好)?(?:回到|在|到|进|入|回(?!来|去)|至|(?<=存放|安放|摆放|放|置|存|归位|归置)于|去(?=[\u4e00-\u9fff]{2}))(?:了)?";
 const CHANGE_VERB = "(?:变更为|变更成|染成|染回|改成|改为|改到|换成|换到|变成|变为|更新为|更新成|更改为|调整为|调到|设成|设为|定成|定为|调成)";
 
+// "我跟你说啊，…", "告诉你哦…": how the speaker opens, not what the clause is about.
+const SPEECH_OPENER = /^(?:我)?(?:跟你说|和你说|跟你讲|和你讲|告诉你|你知道吗|你猜怎么着)(?:啊|呀|哈|哦|嘛|呢|吧)*/;
 const HOW_MEASURED = /^(?:我)?(?:刚|刚刚|刚才|自己)?(?:测|量|称|查|算|数)(?:出来|下来|了)?的(?=[\u4e00-\u9fff]{2})/;
 // 把 after a demonstrative or numeral is a classifier ("这把钥匙"), not the object marker.
 const BA = "(?<![这那一两几每哪])(?:把|将)";
@@ -82,7 +84,7 @@ export function extractChineseSlot(clause: string): StateSlot | undefined {
   const plain = reported ? `${reported[1]}${reported[2]}` : clause;
   const leadingNow = LEADING_NOW.test(plain);
   // "早上测的体重是65公斤", "我量的血压是…": how the value was had, not whose it is.
-  const text = stripLeadingTime(plain).replace(HOW_MEASURED, "");
+  const text = stripLeadingTime(plain.replace(SPEECH_OPENER, "")).replace(HOW_MEASURED, "");
   for (const match of MATCHERS) {
     const found = match(text, leadingNow);
     if (found !== undefined) return found ?? undefined;

@@ -51,7 +51,7 @@ export function normaliseSubject(raw: string): string {
 // "即日起钢琴课定于…", "经协商，…": when or how it was decided, not what.
 const FORMAL_LEADING_TIME = /^(?:即日起|自即日起|从即日起|从今天起|今日起|自今日起|近期|经协商|经商议)+/;
 // Who reported the change is not what changed: "学校通知家长会…" is about the 家长会.
-const REPORTED = /^.{1,8}?(?:通知|打电话来说|打电话来|发消息说|告诉我|说)(?=.{2,})/;
+const REPORTED = /^.{1,8}?(?:通知|打电话来说|打电话来|发消息说|告诉我|说|讲)(?:啊|呀|哈|哦|嘛|呢|吧)*(?=.{2,})/;
 // A topic comes first and the actor after it ("护照我放在…", "老花镜被我爸收到…", "租房合同已经转移到…"):
 // the thing is what precedes the actor, the passive marker or the adverb.
 const ACTOR = /^(.{2,}?)(?:被|让|叫|我们|我|你们|你|他们|他|她们|她|已经|现在|目前|刚刚|刚才|后来|最近|这阵子|一直|以后|今后|之后|又|也|都|还|就|先|再|改(?=[放存挂停搁收塞摆]))/;

@@ -22,6 +22,7 @@ const FINGERPRINTS: Record<string, string> = {
   "acts+slots/8": "a01a13cf0ac72471",
   "acts+slots/9": "1ab69511a8446bb7",
   "acts+slots/10": "7b16ad7206f28e78",
+  "acts+slots/11": "b18987cc2c2b27b4",
 };
 
 function corpus(): Array<[string, SourceType]> {
