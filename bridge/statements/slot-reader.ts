@@ -56,6 +56,11 @@ export function slotsOfClauses(clauses: readonly Clause[], speaker: Speaker): St
       asked = clause.act === "question" ? { text, sentence: clause.sentence } : undefined;
       continue;
     }
+    // "…在阿里巴巴工作，不是原来那家", "…, not the old one": after a value, what it is not adds nothing.
+    if (frameFromSlot && NOT_THE_OLD.test(text)) {
+      previous = undefined;
+      continue;
+    }
     // "Where does my mum live? Lisbon.", "我爸在哪上班？百度。": a question the speaker answers at once states.
     const answer = asked && clause.sentence <= asked.sentence + 1 ? answeredQuestion(asked.text, text) : undefined;
     asked = undefined;
@@ -132,6 +137,7 @@ const CONSUMED_EN = /^(?:i\s+|we\s+)?(?:(?:just|have|'ve|am|'m)\s+)*(?:been\s+)?
 const POINTED_FAVOURITE_ZH = /^(?:它|这个|那个|这)(?=.{0,6}(?:最喜欢|最爱|最中意)的)/;
 const POINTED_FAVOURITE_EN = /^(?:(?:honestly|really|seriously|and|so|yes|yeah)\s+)*(?:it's|it is|that's|that is|this is|they're|they are)\s+(?=(?:now\s+|definitely\s+|officially\s+)*(?:my|our)\s+(?:new\s+)?(?:favou?rite|go-to)\b)/;
 
+const NOT_THE_OLD = /^(?:(?:而|并|也)?不是|不再是)(?:原来|以前|之前|以往|旧)的?(?:那|这)?(?:个|家|天|里|儿|座|间|次|位|件)?.{0,6}$|^(?:and |but )?not (?:the|my|his|her|their) (?:old|previous|former|usual) [a-z ]{1,20}$/;
 const NOW_IS_ZH = /^(?:现在|目前|如今|眼下)(?:是|在|换成了?|变成了?)(.{2,16}?)(?:了|啦)?$/;
 const COUNT_AND_NOUN = /^([0-9]+)\s+([a-z][a-z -]{1,30}?)(?:\s+(?:in total|altogether|total|so far|now))?$/;
 const NO_OTHER_EN = /^(?:and\s+)?(?:no other ([a-z][a-z ]{1,30}?) (?:comes close|compares|is as good|beats (?:it|them)|even comes close)|(?:(?:it's|it is|easily|hands down)\s+)*(?:the\s+)?best ([a-z][a-z ]{1,30}?) (?:there is|there's|around|ever|out there|going))$/;

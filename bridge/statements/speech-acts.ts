@@ -44,7 +44,7 @@ const EDGE_NOISE = /^[\s.,!?;:、。…~'"“”‘’()（）【】[\]「」『
 const TAG_QUESTION = /^(?:right|correct|isn't it|aren't they|don't i|didn't i|yes|ok|okay|对吧|对不对|是吧|是不是|没错吧|吧|对么|是么)$/;
 const UNMARKED_TAG = /^(?:right|correct|isn't it|aren't they|isn't that right|is that right|am i right|对吧|对不对|是吧|是不是|没错吧|对么|是么)$/;
 // Headings that introduce what follows a colon ("备忘：…", "Update: …").
-const LABEL = /^(?:备忘|备注|笔记|更新|提醒|注意|补充|记录|新消息|更正|纠正|订正|note|notes|update|reminder|fyi|todo|ps|memo|heads up|correction|edit|quick note|quick update|heads-up|heads up|fyi|update|heard back|just heard|got word|news|confirmed|it's official|official)$/;
+const LABEL = /^(?:备忘|备注|笔记|更新|提醒|注意|补充|记录|新消息|(?:更正|纠正|订正)(?:一下)?|note|notes|update|reminder|fyi|todo|ps|memo|heads up|correction|edit|quick note|quick update|heads-up|heads up|fyi|update|heard back|just heard|got word|news|confirmed|it's official|official)$/;
 // A clause this long is prose, not a state statement; it is classified but never pattern-matched for slots.
 export const MAX_SLOT_CLAUSE_CHARS = 200;
 // Past this many clauses a memory is a document: its act is statement, and only these clauses are read.

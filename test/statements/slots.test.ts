@@ -326,6 +326,12 @@ describe("extractSlots", () => {
     ["我跟你说啊我现在茶叶只喜欢普洱了哈", slot("preference", SELF, "普洱", "茶叶")],
     ["就是游泳课现在是周四晚上七点然后你记一下", slot("schedule", "游泳课", "周四晚上七点")],
     ["嗯那个我老板去小米上班了", slot("workplace", "老板", "小米")],
+    // Corrections of what the assistant said (dev set 19): the label goes, what the value is not adds nothing.
+    ["更正一下：体脂率是22%，不是原来那个数", state(SELF, "体脂率", "22%")],
+    ["更正一下：我表哥在武汉住，不是原来那个城市", slot("residence", "表哥", "武汉")],
+    ["更正一下：我爸爸在阿里巴巴工作，不是原来那家", slot("workplace", "爸", "阿里巴巴")],
+    ["Correction: my boss works at Globex, not the old place", slot("workplace", "boss", "globex")],
+    ["你记错了，我舅舅的微信号已经换成wx_zhangwei7451了", slot("contact", "舅", "wx_zhangwei7451", "wechat")],
     // A relative posted to a city lives there; posted to work there, or to an employer or a unit of one, works there.
     ["我表哥调到武汉，房子也租好了", location("表哥", "武汉")],
     ["我调到深圳了", slot("residence", SELF, "深圳")],
