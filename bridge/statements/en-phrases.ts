@@ -156,7 +156,25 @@ const CODE_SWITCHED: Array<[RegExp, string]> = [
   [/\s*\bsave\s*一下/g, "记一下"],
 ];
 
-export function unTexted(text: string): string {
+// Chat decoration: a pointing emoji is an arrow ("体脂率👉22%", "favourite tea 👉 jasmine"); other emoji and
+// a run of tildes ("收到～", "these days~") say how, not what.
+const POINTING = /[ \t]*(?:👉|➡\uFE0F?|⇨|⮕)[ \t]*/gu;
+const EMOJI = /[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F\u200D]+/gu;
+const TILDES = /[ \t]*~+(?!\d)[ \t]*/g;
+
+function undecorated(text: string): string {
+  if (!/[^\u0000-\u2000]/.test(text) && !text.includes("~")) return text;
+  const han = /\p{Script=Han}/u.test(text);
+  return text
+    .replace(POINTING, " → ")
+    .replace(EMOJI, han ? "" : " ")
+    .replace(TILDES, ", ")
+    .replace(/[ \t]{2,}/g, " ")
+    .replace(/^[ \t,]+|[ \t,]+$/g, "");
+}
+
+export function unTexted(raw: string): string {
+  const text = undecorated(raw);
   if (/\p{Script=Han}/u.test(text)) return /[a-z]/.test(text) ? CODE_SWITCHED.reduce((acc, [pattern, words]) => acc.replace(pattern, words), text) : text;
   return TEXTING.reduce((acc, [pattern, words]) => acc.replace(pattern, words), text).trim();
 }

@@ -87,10 +87,11 @@ function rewriteNote(text: string): string | undefined {
   if (han) {
     const fav = /^最爱(?:的)?(.{1,6})$/.exec(label);
     if (fav) return `我最喜欢的${fav[1]}是${value}`;
-    const home = /^(.{1,8}?)(?:的)?(?:住址城市|住处|住址|家)$/.exec(label);
-    if (home) return `${home[1]}住在${value}`;
-    const work = /^(.{1,8}?)(?:的)?(?:工作单位|单位|公司|工作)$/.exec(label);
+    // "我爸爸的新东家 → 阿里巴巴": 东家 is an employer, not a 家; 新 says it changed.
+    const work = /^(.{1,8}?)(?:的)?(?:新|现在的|目前的)?(?:工作单位|单位|公司|工作|东家|雇主)$/.exec(label);
     if (work) return `${work[1]}在${value}上班`;
+    const home = /^(.{1,8}?)(?:的)?(?:新|现在的|目前的)?(?:住址城市|住处|住址|家)$/.exec(label);
+    if (home) return `${home[1]}住在${value}`;
     const count = /^(.{1,8}?)(?:的)?数量$/.exec(label);
     if (count) return `${count[1]}有${value}`;
     if (CONTACT_WORDS_ZH.test(label) || NUMBER_SHAPED.test(value)) return `${label}是${value}`;
@@ -98,9 +99,10 @@ function rewriteNote(text: string): string | undefined {
   }
   const fav = /^(?:my )?(?:fav|favourite|favorite) ([a-z][a-z ]*)$/.exec(label);
   if (fav) return `my favourite ${fav[1]} is ${value}`;
-  const home = /^(.+?) home(?: city)?$/.exec(label);
+  // "my boss's new home → berlin", "my sister's new job → oscorp": whose, and new says it changed.
+  const home = /^(.+?)(?:'s)?(?: new| current)? home(?: city)?$/.exec(label);
   if (home) return `${home[1]} lives in ${value}`;
-  const work = /^(.+?) (?:employer|work|job|workplace)$/.exec(label);
+  const work = /^(.+?)(?:'s)?(?: new| current)? (?:employer|work|job|workplace)$/.exec(label);
   if (work) return `${work[1]} works at ${value}`;
   const count = /^(?:my )?(.+?) count$/.exec(label);
   if (count) return `i have ${value} ${count[1]}`;

@@ -88,7 +88,8 @@ export function matchQuantity(text: string): Match {
   if (!of || negated(of[1]) || /了$/.test(of[1])) return undefined;
   // "阳台的绿植", "鱼缸里的金鱼": the things counted are the noun after the place.
   // "我家电动车的数量": the count word names no thing; the thing is what it counts.
-  const counted = of[1].replace(/[:：]$/, "").replace(/^(?:我|我们)?这边/, "").replace(/的?(?:数量|个数|数目|总数)$/, "").replace(/^(?:我们家|咱们家|我家|咱家|我的|我们的|本人的?)/, "").replace(/^(?:现|现在|目前)?有/, "");
+  // "我家乌龟到8只了": a plain 到 before the count is no part of the thing counted.
+  const counted = of[1].replace(/(?<=[\u4e00-\u9fff]{2})(?:已经|现在|又)?到$/, "").replace(/[:：]$/, "").replace(/^(?:我|我们)?这边/, "").replace(/的?(?:数量|个数|数目|总数)$/, "").replace(/^(?:我们家|咱们家|我家|咱家|我的|我们的|本人的?)/, "").replace(/^(?:现|现在|目前)?有/, "");
   const attribute = normaliseSubject(counted.replace(/^.{1,6}?(?:里|上|中)?的(?=.{1,6}$)/, ""));
   return attribute ? countSlot(SELF, attribute, of[2]) : undefined;
 }

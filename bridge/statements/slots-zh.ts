@@ -32,6 +32,8 @@ const CHANGE_VERB = "(?:变更为|变更成|染成|染回|改成|改为|改到|�
 
 // "我跟你说啊，…", "告诉你哦…": how the speaker opens, not what the clause is about.
 const SPEECH_OPENER = /^(?:我)?(?:跟你说|和你说|跟你讲|和你讲|告诉你|你知道吗|你猜怎么着)(?:啊|呀|哈|哦|嘛|呢|吧)*/;
+// "…有4辆啦", "…放抽屉里了哦": a closing particle says how it is said (啦 is 了 + 啊).
+const CLOSING_PARTICLES = /(?<=[\u4e00-\u9fff0-9a-z%])(?:啦|哦|喔|呢|哈|呀|啰|耶|唷|呗|咯|哟)+$/;
 const HOW_MEASURED = /^(?:我)?(?:刚|刚刚|刚才|自己)?(?:测|量|称|查|算|数)(?:出来|下来|了)?的(?=[\u4e00-\u9fff]{2})/;
 // 把 after a demonstrative or numeral is a classifier ("这把钥匙"), not the object marker.
 const BA = "(?<![这那一两几每哪])(?:把|将)";
@@ -84,7 +86,7 @@ export function extractChineseSlot(clause: string): StateSlot | undefined {
   const plain = reported ? `${reported[1]}${reported[2]}` : clause;
   const leadingNow = LEADING_NOW.test(plain);
   // "早上测的体重是65公斤", "我量的血压是…": how the value was had, not whose it is.
-  const text = stripLeadingTime(plain.replace(SPEECH_OPENER, "")).replace(HOW_MEASURED, "");
+  const text = stripLeadingTime(plain.replace(SPEECH_OPENER, "")).replace(HOW_MEASURED, "").replace(CLOSING_PARTICLES, (tail) => (tail.startsWith("啦") ? "了" : ""));
   for (const match of MATCHERS) {
     const found = match(text, leadingNow);
     if (found !== undefined) return found ?? undefined;

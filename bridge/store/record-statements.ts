@@ -19,7 +19,7 @@ export interface RecordStatement {
  * and slots under this id, and one written by another analysis is recomputed from the records. The probe hash
  * below catches a forgotten bump on a few texts; test/store/statements-version.test.ts on thousands.
  */
-export const STATEMENTS_VERSION = "acts+slots/12";
+export const STATEMENTS_VERSION = "acts+slots/13";
 
 export function analyseRecord(text: string, sourceType: SourceType): RecordStatement {
   const speaker = sourceType === "assistant_message" ? "assistant" : "user";

@@ -332,6 +332,18 @@ describe("extractSlots", () => {
     ["更正一下：我爸爸在阿里巴巴工作，不是原来那家", slot("workplace", "爸", "阿里巴巴")],
     ["Correction: my boss works at Globex, not the old place", slot("workplace", "boss", "globex")],
     ["你记错了，我舅舅的微信号已经换成wx_zhangwei7451了", slot("contact", "舅", "wx_zhangwei7451", "wechat")],
+    // Emoji, arrows as emoji and tildes (dev set 20): a pointing emoji is an arrow, the rest decoration.
+    ["电动车👉6辆！！", state(SELF, "电动车", "6")],
+    ["电动车现在有4辆啦🥳", state(SELF, "电动车", "4")],
+    ["最爱茶叶👉普洱！！", slot("preference", SELF, "普洱", "茶叶")],
+    ["我爸爸的新东家👉阿里巴巴！！", slot("workplace", "爸", "阿里巴巴")],
+    ["我表哥的新家👉武汉！！", slot("residence", "表哥", "武汉")],
+    ["收到～钥匙放抽屉里了👍", location("钥匙", "抽屉")],
+    ["My boss's new home 👉 Berlin 🙌", slot("residence", "boss", "berlin")],
+    ["Favourite film genre 👉 animation 🙌", slot("preference", SELF, "animation", "film genre")],
+    ["Daily step goal 👉 8000 steps 🙌", state(SELF, "step goal", "8000 steps")],
+    ["the keys are in the drawer now 😅", location("key", "drawer")],
+    ["我家乌龟到8只了哈。", state(SELF, "乌龟", "8")],
     // A relative posted to a city lives there; posted to work there, or to an employer or a unit of one, works there.
     ["我表哥调到武汉，房子也租好了", location("表哥", "武汉")],
     ["我调到深圳了", slot("residence", SELF, "深圳")],
