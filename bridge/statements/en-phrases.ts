@@ -161,9 +161,10 @@ const CODE_SWITCHED: Array<[RegExp, string]> = [
 const POINTING = /[ \t]*(?:👉|➡\uFE0F?|⇨|⮕)[ \t]*/gu;
 const EMOJI = /[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F\u200D]+/gu;
 const TILDES = /[ \t]*~+(?!\d)[ \t]*/g;
+const DECORATED = /[\p{Extended_Pictographic}⇨⮕~]/u;
 
 function undecorated(text: string): string {
-  if (!/[^\u0000-\u2000]/.test(text) && !text.includes("~")) return text;
+  if (!DECORATED.test(text)) return text;
   const han = /\p{Script=Han}/u.test(text);
   return text
     .replace(POINTING, " → ")

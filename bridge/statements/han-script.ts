@@ -5,15 +5,19 @@
 // the grammar reads a text changes; the stored text and the lexical index keep what the user wrote.
 import { Converter, Locale } from "opencc-js/t2cn";
 
-// Preset "t" → "cn" is OpenCC's t2s configuration.
-const toSimplified = Converter({ from: "t", to: "cn" });
+const HAN = /\p{Script=Han}/u;
+
+// Built on first need, not at start-up (~7 ms each): a process that reads no Chinese never pays for them.
+let changeable: ReadonlySet<string> | undefined;
+let toSimplified: ((text: string) => string) | undefined;
 
 /**
  * Every character the conversion can change: one that some dictionary entry of its chains (compatibility
- * ideographs normalised, then traditional → simplified) maps to another character at the same place. A text holding none of them converts to itself, so most simplified text is not run
- * through the converter at all (it costs ~5 µs per 100 characters, at every write).
+ * ideographs normalised, then traditional → simplified) maps to another character at the same place. A text
+ * holding none of them converts to itself, so most simplified text is not run through the converter at all
+ * (it costs ~5 µs per 100 characters, at every write).
  */
-const CHANGEABLE: ReadonlySet<string> = (() => {
+function changeableCharacters(): ReadonlySet<string> {
   const found = new Set<string>();
   const { normalizationChain, conversionChain } = Locale.configs.t2s;
   for (const group of [...normalizationChain, ...conversionChain]) {
@@ -21,19 +25,26 @@ const CHANGEABLE: ReadonlySet<string> = (() => {
       for (const entry of dictionary.split("|")) {
         const [from, to] = entry.split(" ");
         if (from === undefined || to === undefined) continue;
-        const source = [...from];
         const target = [...to];
-        source.forEach((char, i) => {
+        [...from].forEach((char, i) => {
           if (target[i] !== char) found.add(char);
         });
       }
     }
   }
   return found;
-})();
+}
 
 /** `text` with traditional characters in their simplified forms; text that holds none unchanged. */
 export function simplified(text: string): string {
-  for (const char of text) if (CHANGEABLE.has(char)) return toSimplified(text);
+  if (!HAN.test(text)) return text;
+  changeable ??= changeableCharacters();
+  for (const char of text) {
+    if (changeable.has(char)) {
+      // Preset "t" → "cn" is OpenCC's t2s configuration.
+      toSimplified ??= Converter({ from: "t", to: "cn" });
+      return toSimplified(text);
+    }
+  }
   return text;
 }
