@@ -6,6 +6,7 @@ import type { InstallOptions } from "./args";
 import { patchFilesMentioningRow, prepareDataDir, removeDataDir } from "./data-dir";
 import { InstallError, wrapFilesystemError } from "./errors";
 import { preflight, type Plan, type PreflightContext } from "./preflight";
+import { placeBundle, recordProfileBeforeInstall, removeOtherVersions, removePluginHome, tidyProfileAfterRemoval } from "./plugin-home";
 import { addManually, addWithDshCli, removeManually, removeWithDshCli, type StepContext } from "./profile-steps";
 import { bundlesOf, dependencySpec, PACKAGE_NAME, readJsonFile } from "./profile-manifest";
 import { failureReport, type InstallReport } from "./report";
@@ -57,21 +58,24 @@ function install(plan: Plan, context: InstallerContext, previous: string | undef
   let report: InstallReport;
   try {
     if (previous !== undefined) removeFromProfile(plan, context, transaction);
+    const installed = placeBundle(plan, context, transaction);
+    const dependencies = installed === "installed" ? `installed by npm ci from the bundle's lockfile into ${plan.installDir}` : "NOT installed (DSH_DREAM_INSTALL_SKIP_DEPS=1, a test-only switch)";
     const method = plan.dsh ? "dsh-cli" : "manual";
-    let dependencies = "installed by pnpm (dsh plugin add)";
+    recordProfileBeforeInstall(plan);
     if (plan.dsh) addWithDshCli(plan, context);
-    else dependencies = addManually(plan, context) === "installed" ? "installed by npm" : "NOT installed (DSH_DREAM_INSTALL_SKIP_DEPS=1, a test-only switch)";
+    else addManually(plan, context);
     const data = prepareDataDir(plan.dataDir);
     if (data === "created") transaction.noteDataDirCreated(plan.dataDir);
-    const checks = verifyInstall(plan, context.execPath, !context.skipDependencies);
+    const checks = verifyInstall(plan, context, !context.skipDependencies);
     const failed = checks.filter((check) => !check.ok);
     if (failed.length) throw new InstallError("VERIFY_FAILED", `the installed bundle failed ${failed.length} check(s): ${failed.map((check) => `${check.name}: ${check.detail}`).join("; ")}`);
-    const version = String(readJsonFile(path.join(plan.packageDir, "package.json")).data.version);
+    const version = String(readJsonFile(path.join(plan.installDir, "package.json")).data.version);
     report = { ...base, ok: true, action, method, version, dependencies, data, checks, notes };
   } catch (error) {
     return failureReport({ ...base, action }, wrapFilesystemError(`installing into profile "${plan.profile}"`, error), transaction.rollback());
   }
   commit(transaction, notes);
+  notes.push(...removeOtherVersions(plan));
   if (plan.profileChosen === "desktop-only") notes.push(`Chose profile "desktop" (DSH Desktop) because ${path.join(plan.dshHome, "profiles", "web")} does not exist; pass -Profile / --profile to choose another.`);
   notes.push("Next: restart DSH (a browser refresh is not enough), then switch DSH-DREAM on under Settings > DSH-DREAM; it is installed switched off.");
   return report;
@@ -92,6 +96,13 @@ function uninstall(options: InstallOptions, plan: Plan, context: InstallerContex
       return failureReport({ ...base, action: "uninstall" }, wrapFilesystemError(`removing dsh-dream from profile "${plan.profile}"`, error), transaction.rollback());
     }
     commit(transaction, notes);
+    // After the commit, so the moved-aside copy is gone and node_modules can be seen to be empty.
+    try {
+      tidyProfileAfterRemoval(plan);
+    } catch (error) {
+      notes.push(`dsh-dream is removed, but tidying pnpm's files in ${plan.profileDir} failed (${(error as Error).message}); they are harmless.`);
+    }
+    notes.push(...removePluginHome(plan));
   }
   let data: InstallReport["data"];
   try {

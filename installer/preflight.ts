@@ -22,7 +22,12 @@ export interface Plan {
   profileChosen: "option" | "default" | "desktop-only";
   profileDir: string;
   profileManifest: string;
+  /** node_modules/dsh-dream in the profile: a link to installDir once installed. */
   packageDir: string;
+  /** <DSH home>/plugins/dsh-dream: one folder per installed version. */
+  pluginHome: string;
+  /** pluginHome/<bundle version>: where the bundle and its runtime dependencies live. */
+  installDir: string;
   dataDir: string;
   /** Absolute; only checked when installing. */
   bundleDir: string;
@@ -50,7 +55,8 @@ export function preflight(options: InstallOptions, context: PreflightContext): P
   }
   readJsonFile(profileManifest); // a broken manifest fails here, before any change
   const bundleDir = path.resolve(options.bundle ?? path.join(context.installerDir, "..", "bundle"));
-  if (!options.uninstall) checkBundle(bundleDir);
+  const bundleVersion = options.uninstall ? undefined : checkBundle(bundleDir);
+  const pluginHome = path.join(dshHome, "plugins", PACKAGE_NAME);
   return {
     dshHome,
     profile,
@@ -58,6 +64,8 @@ export function preflight(options: InstallOptions, context: PreflightContext): P
     profileDir,
     profileManifest,
     packageDir: path.join(profileDir, "node_modules", PACKAGE_NAME),
+    pluginHome,
+    installDir: path.join(pluginHome, bundleVersion ?? "none"),
     dataDir: path.join(dshHome, PACKAGE_NAME),
     bundleDir,
     dsh: findCommand("dsh", context),
@@ -83,8 +91,8 @@ function listProfiles(dshHome: string): string[] {
     .sort();
 }
 
-/** The bundle must be this package and declare dsh.bundle, or DSH would install it inert. */
-export function checkBundle(bundleDir: string): void {
+/** The bundle must be this package and declare dsh.bundle, or DSH would install it inert. Returns its version. */
+export function checkBundle(bundleDir: string): string {
   const manifest = path.join(bundleDir, "package.json");
   if (!fs.existsSync(manifest)) throw new InstallError("BUNDLE_INVALID", `no bundle at ${bundleDir} (${manifest} does not exist); nothing was changed.`);
   let pkg: unknown;
@@ -95,4 +103,7 @@ export function checkBundle(bundleDir: string): void {
   }
   if (!isRecord(pkg) || pkg.name !== PACKAGE_NAME) throw new InstallError("BUNDLE_INVALID", `${manifest} is not the ${PACKAGE_NAME} bundle (its name is ${JSON.stringify(isRecord(pkg) ? pkg.name : undefined)}); nothing was changed.`);
   if (!isRecord(pkg.dsh) || !isRecord(pkg.dsh.bundle)) throw new InstallError("BUNDLE_INVALID", `${manifest} has no "dsh.bundle" field, so DSH would not load it; nothing was changed.`);
+  // The version names the bundle's folder under the DSH home.
+  if (typeof pkg.version !== "string" || !/^[0-9][0-9A-Za-z.+-]*$/.test(pkg.version)) throw new InstallError("BUNDLE_INVALID", `${manifest} has no usable "version" (found ${JSON.stringify(pkg.version)}); nothing was changed.`);
+  return pkg.version;
 }

@@ -1,10 +1,14 @@
-// Verifies an install the way DSH will meet it at boot: listed in the profile, present with its
-// dsh.bundle field and patch file, and a host entry that imports with the module shape DSH expects.
+// Verifies an install the way DSH will meet it at boot: listed in the profile as a link to the
+// bundle's home, present with its dsh.bundle field and patch file, its runtime dependencies found
+// from there, a host entry that imports with the module shape DSH expects, and — the installed code
+// actually running — its bridge started on a scratch data directory with Chroma, a write and a
+// search answered, then stopped.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Plan } from "./preflight";
+import type { CommandEnv } from "./commands";
 import { bundlesOf, dependencySpec, isRecord, PACKAGE_NAME, readJsonFile } from "./profile-manifest";
 
 export interface Check {
@@ -15,33 +19,45 @@ export interface Check {
 
 const REQUIRED_EXPORTS = ["apply", "Config", "inject", "name"];
 
+export interface VerifyContext extends CommandEnv {
+  execPath: string;
+}
+
 /** `dependenciesInstalled` is false only under the test-only DSH_DREAM_INSTALL_SKIP_DEPS switch. */
-export function verifyInstall(plan: Plan, execPath: string, dependenciesInstalled: boolean): Check[] {
+export function verifyInstall(plan: Plan, context: VerifyContext, dependenciesInstalled: boolean): Check[] {
   const checks: Check[] = [];
   const profile = readJsonFile(plan.profileManifest).data;
   const spec = dependencySpec(profile);
-  checks.push({ name: "profile dependency", ok: spec !== undefined, detail: spec ? `dependencies["${PACKAGE_NAME}"] = ${spec}` : `${plan.profileManifest} has no dependencies["${PACKAGE_NAME}"]` });
+  const linked = spec?.startsWith("link:") === true && samePath(path.resolve(plan.profileDir, spec.slice("link:".length)), plan.installDir);
+  checks.push({ name: "profile dependency", ok: linked, detail: spec === undefined ? `${plan.profileManifest} has no dependencies["${PACKAGE_NAME}"]` : `dependencies["${PACKAGE_NAME}"] = ${spec}${linked ? "" : ` (expected a link: to ${plan.installDir})`}` });
   const listed = bundlesOf(profile)?.includes(PACKAGE_NAME) ?? false;
   checks.push({ name: "profile bundles", ok: listed, detail: listed ? `dsh.profile.bundles lists ${PACKAGE_NAME}` : `dsh.profile.bundles in ${plan.profileManifest} does not list ${PACKAGE_NAME}` });
 
   const manifestPath = path.join(plan.packageDir, "package.json");
   const pkg = fs.existsSync(manifestPath) ? readJsonFile(manifestPath).data : undefined;
   const bundle = pkg && isRecord(pkg.dsh) && isRecord(pkg.dsh.bundle) ? pkg.dsh.bundle : undefined;
-  checks.push({ name: "installed package", ok: bundle !== undefined, detail: bundle ? `${manifestPath} (version ${String(pkg?.version)}) declares dsh.bundle` : `${manifestPath} is missing or has no dsh.bundle` });
+  const resolved = pkg ? fs.realpathSync(plan.packageDir) : undefined;
+  const home = resolved !== undefined && samePath(resolved, fs.realpathSync(plan.installDir));
+  checks.push({ name: "installed package", ok: bundle !== undefined && home, detail: !pkg ? `${manifestPath} is missing` : !bundle ? `${manifestPath} has no dsh.bundle` : home ? `${plan.packageDir} -> ${plan.installDir} (version ${String(pkg.version)}) declares dsh.bundle` : `${plan.packageDir} is ${resolved}, not a link to ${plan.installDir}` });
   if (!pkg || !bundle) return checks;
 
   const patches = ([] as unknown[]).concat(bundle.patch ?? []).map(String);
   const missing = patches.filter((patch) => !fs.existsSync(path.join(plan.packageDir, patch)));
   checks.push({ name: "patch file", ok: patches.length > 0 && missing.length === 0, detail: patches.length === 0 ? "dsh.bundle.patch names no file" : missing.length ? `missing: ${missing.join(", ")}` : `${patches.join(", ")} present` });
 
-  if (dependenciesInstalled) checks.push(checkDependencies(plan.packageDir, pkg.dependencies));
+  if (dependenciesInstalled) checks.push(checkDependencies(plan.installDir, pkg.dependencies));
   const entry = hostEntry(pkg.exports);
-  checks.push(entry ? checkHostEntry(path.join(plan.packageDir, entry), execPath) : { name: "host entry", ok: false, detail: `${manifestPath} has no exports["."]` });
+  checks.push(entry ? checkHostEntry(path.join(plan.packageDir, entry), context.execPath) : { name: "host entry", ok: false, detail: `${manifestPath} has no exports["."]` });
+  if (dependenciesInstalled && checks.every((check) => check.ok)) checks.push(checkBridge(plan, context));
   return checks;
 }
 
-// Node's lookup: node_modules/<dep> in the package, then in each folder above it (pnpm hoists
-// into the profile's node_modules; npm in the manual path installs inside the package).
+function samePath(a: string, b: string): boolean {
+  const norm = (p: string) => (process.platform === "win32" ? path.resolve(p).toLowerCase() : path.resolve(p));
+  return norm(a) === norm(b);
+}
+
+// Node's lookup from the bundle's real folder: node_modules/<dep> there, then in each folder above.
 function checkDependencies(packageDir: string, dependencies: unknown): Check {
   const names = isRecord(dependencies) ? Object.keys(dependencies) : [];
   const missing = names.filter((name) => {
@@ -82,5 +98,41 @@ function exportNames(stdout: string): string[] | undefined {
     return Array.isArray(keys) ? keys.map(String) : undefined;
   } catch {
     return undefined; // the caller reports the output it could not read
+  }
+}
+
+const BRIDGE_TIMEOUT_MS = 90_000;
+const PROBE_TEXT = "dsh-dream installer check: the bridge stores and finds this line";
+
+/**
+ * The installed CLI (the same bridge code the plugin spawns) on a scratch data directory beside the
+ * bundle: `add` starts the bridge and its embedded Chroma, `search` must return the record, `status`
+ * must report Chroma healthy; then `stop`, and the scratch directory is deleted. The user's memory
+ * directory is never touched.
+ */
+function checkBridge(plan: Plan, context: VerifyContext): Check {
+  const scratch = fs.mkdtempSync(path.join(plan.pluginHome, ".verify-"));
+  const cli = path.join(plan.installDir, "dist", "cli.cjs");
+  const run = (args: string[]) => {
+    const result = spawnSync(context.execPath, [cli, "--data-dir", scratch, ...args], { cwd: plan.installDir, env: context.env, encoding: "utf8", timeout: BRIDGE_TIMEOUT_MS, windowsHide: true });
+    if (result.error || result.status !== 0) {
+      const why = result.error?.message ?? `exit code ${result.status}: ${(result.stderr || result.stdout || "").trim().split(/\r?\n/).slice(-3).join(" ")}`;
+      throw new Error(`dsh-dream ${args[0]} failed (${why})`);
+    }
+    return JSON.parse(result.stdout.trim().split("\n").pop() ?? "null") as Record<string, any>;
+  };
+  try {
+    run(["add", "--text", PROBE_TEXT, "--source-type", "system_fact", "--id", "installer-check", "--json"]);
+    const found = run(["search", "installer check bridge", "--json"]);
+    const first = found.results?.[0]?.id;
+    if (first !== "installer-check") throw new Error(`search returned ${JSON.stringify(first)} first, not the record just written`);
+    const status = run(["status", "--json"]);
+    if (status.chroma?.healthy !== true) throw new Error(`Chroma is not healthy: ${status.chroma?.last_error ?? JSON.stringify(status.chroma ?? null)}`);
+    return { name: "bridge", ok: true, detail: `the installed bridge wrote and found a record; Chroma ${status.chroma.mode} healthy (${status.chroma.url})` };
+  } catch (error) {
+    return { name: "bridge", ok: false, detail: (error as Error).message };
+  } finally {
+    spawnSync(context.execPath, [cli, "--data-dir", scratch, "stop"], { cwd: plan.installDir, env: context.env, encoding: "utf8", timeout: BRIDGE_TIMEOUT_MS, windowsHide: true });
+    fs.rmSync(scratch, { recursive: true, force: true });
   }
 }

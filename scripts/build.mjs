@@ -148,6 +148,41 @@ function writeNotices() {
   writeFileSync(path.join(root, "dist/THIRD_PARTY_NOTICES.md"), head + sections.map((section) => section.body).join("\n"));
 }
 
+// What the release (and the installer tests) ship as bundle/package.json and bundle/package-lock.json:
+// the package manifest without the development parts, and a lockfile of the runtime closure only,
+// cut from the repo's own lockfile so the installer's `npm ci` installs exactly the versions the
+// tests ran with. Its "overrides" apply there because the bundle is npm's root project: sharp 0.33's
+// binaries come from the npm registry (0.32's install downloads from GitHub), and Chroma's Linux
+// binding stays at the one that runs on glibc 2.36. "allowScripts" is npm 11's install-script list.
+const RELEASE_PACKAGE_KEYS = ["name", "version", "description", "license", "bin", "exports", "files", "dsh", "engines", "dependencies", "overrides", "allowScripts", "peerDependencies", "peerDependenciesMeta"];
+// DSH runs the bundle on its own Node (the monorepo requires 22.19+), whatever the repo builds with.
+const BUNDLE_NODE_RANGE = ">=22";
+
+function writeBundleManifest() {
+  const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+  const lock = JSON.parse(readFileSync(path.join(root, "package-lock.json"), "utf8"));
+  const packages = {};
+  for (const [key, entry] of Object.entries(lock.packages)) {
+    if (key === "" || entry.dev) continue;
+    // devOptional: optional at run time, required only by a development tool.
+    const { dev: _dev, devOptional, ...rest } = entry;
+    packages[key] = devOptional ? { ...rest, optional: true } : rest;
+  }
+  const runtimeNames = new Set(Object.keys(packages).map((key) => key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length)));
+  const release = {};
+  for (const key of RELEASE_PACKAGE_KEYS) if (pkg[key] !== undefined) release[key] = pkg[key];
+  release.engines = { ...pkg.engines, node: BUNDLE_NODE_RANGE };
+  if (release.allowScripts) release.allowScripts = Object.fromEntries(Object.entries(release.allowScripts).filter(([name]) => runtimeNames.has(name)));
+  const rootEntry = lock.packages[""];
+  const top = { name: pkg.name, version: pkg.version, license: pkg.license, dependencies: pkg.dependencies, bin: pkg.bin, engines: release.engines, peerDependencies: pkg.peerDependencies, peerDependenciesMeta: pkg.peerDependenciesMeta };
+  if (JSON.stringify(rootEntry.dependencies) !== JSON.stringify(pkg.dependencies)) throw new Error("package-lock.json is out of date with package.json's dependencies: run `npm install`");
+  const bundleLock = { name: pkg.name, version: pkg.version, lockfileVersion: 3, requires: true, packages: { "": top, ...packages } };
+  const dir = path.join(root, "dist/bundle-package");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, "package.json"), `${JSON.stringify(release, null, 2)}\n`);
+  writeFileSync(path.join(dir, "package-lock.json"), `${JSON.stringify(bundleLock, null, 2)}\n`);
+}
+
 await compileKernels();
 await bundle();
 await bundlePlugin();
@@ -155,3 +190,4 @@ await bundleClient();
 mkdirSync(path.join(root, "dist"), { recursive: true });
 for (const [from, to] of copies) copyFileSync(path.join(root, from), path.join(root, to));
 writeNotices();
+writeBundleManifest();

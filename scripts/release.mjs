@@ -16,13 +16,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const FIXED_MTIME = new Date(2026, 0, 1, 0, 0, 0);
 const FILE_MODE = 0o100644;
 const EXECUTABLE_MODE = 0o100755;
-// DSH runs the bundle on its own Node (the monorepo requires 22.19+), whatever the repo builds with.
-const BUNDLE_NODE_RANGE = ">=22";
-// "overrides" rides along for the installer's manual path, which runs `npm install` with the bundle
-// as the root project, where npm applies them (as a dependency npm and pnpm ignore them): sharp
-// 0.33's binaries come from the npm registry (0.32's install downloads from GitHub), and Chroma's
-// Linux binding stays at the one that runs on glibc 2.36.
-const RELEASE_PACKAGE_KEYS = ["name", "version", "description", "license", "bin", "exports", "files", "dsh", "engines", "dependencies", "overrides", "peerDependencies", "peerDependenciesMeta"];
+// bundle/package.json and bundle/package-lock.json are written by the build (scripts/build.mjs,
+// writeBundleManifest): the runtime manifest and the runtime closure of the repo's lockfile, from
+// which the installer runs `npm ci`.
+const BUNDLE_MANIFEST = ["dist/bundle-package/package.json", "dist/bundle-package/package-lock.json"];
 const INSTALLERS = [
   ["installer/install-agent-memory-plugin.ps1", "install-agent-memory-plugin.ps1", FILE_MODE],
   ["installer/install.sh", "install.sh", EXECUTABLE_MODE],
@@ -53,13 +50,6 @@ function listFiles(relative) {
       return entry.isFile() && !entry.name.endsWith(".map") ? [child] : [];
     })
     .sort();
-}
-
-function releasePackageJson(pkg) {
-  const release = {};
-  for (const key of RELEASE_PACKAGE_KEYS) if (pkg[key] !== undefined) release[key] = pkg[key];
-  release.engines = { ...pkg.engines, node: BUNDLE_NODE_RANGE };
-  return Buffer.from(`${JSON.stringify(release, null, 2)}\n`);
 }
 
 function checkManifest(pkg, manifest) {
@@ -96,7 +86,7 @@ function collectEntries(pkg, screenshots) {
   for (const entry of pkg.files) {
     for (const file of listFiles(entry)) entries.push([`${top}bundle/${file}`, file, executables.has(file) ? EXECUTABLE_MODE : FILE_MODE]);
   }
-  entries.push([`${top}bundle/package.json`, releasePackageJson(pkg), FILE_MODE]);
+  for (const file of BUNDLE_MANIFEST) entries.push([`${top}bundle/${path.basename(file)}`, file, FILE_MODE]);
   const extras = ["manifest.json", "screenshots.json", "README.md", "LICENSE", ...listFiles("logo"), ...screenshots.map((shot) => shot.file)];
   for (const file of extras) entries.push([top + file, file, FILE_MODE]);
   return entries;
@@ -137,7 +127,7 @@ async function main() {
   checkManifest(pkg, manifest);
   requireInputs(sourceInputs(manifest, screenshots), "the release needs its installers, metadata, logo and screenshots");
   build();
-  requireInputs([INSTALLER_PROGRAM[0], ...pkg.files], "the release needs these build outputs (npm run build writes them)");
+  requireInputs([INSTALLER_PROGRAM[0], ...BUNDLE_MANIFEST, ...pkg.files], "the release needs these build outputs (npm run build writes them)");
   const entries = sortedUnique(collectEntries(pkg, screenshots));
   const target = path.resolve(values.out, `DSH-DREAM-v${pkg.version}.zip`);
   await writeZip(entries, target);

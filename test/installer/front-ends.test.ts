@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseInstallArgs } from "../../installer/args";
 import { dshNode } from "../plugin/dsh-host-driver";
-import { INSTALLER, makeBinDir, makeBundle, makeDshHome, readProfile, recordedCalls, removeTempDirs, ROOT, tempDir } from "./installer-fixtures";
+import { INSTALLER, installDir, makeBinDir, makeBundle, makeDshHome, readProfile, recordedCalls, removeTempDirs, ROOT, tempDir, userHome } from "./installer-fixtures";
 
 const SH = path.join(ROOT, "installer", "install.sh");
 const PS1 = path.join(ROOT, "installer", "install-agent-memory-plugin.ps1");
@@ -24,7 +24,7 @@ function makeRelease(): string {
 }
 
 function runSh(release: string, args: string[], pathDirs: string[], env: Record<string, string> = {}) {
-  return spawnSync("sh", [path.join(release, "install.sh"), ...args], { encoding: "utf8", env: { PATH: [...pathDirs, "/usr/bin", "/bin"].join(":"), HOME: tempDir("user"), DSH_DREAM_INSTALL_SKIP_DEPS: "1", ...env } });
+  return spawnSync("sh", [path.join(release, "install.sh"), ...args], { encoding: "utf8", env: { PATH: [...pathDirs, "/usr/bin", "/bin"].join(":"), HOME: userHome(pathDirs[0]), DSH_DREAM_INSTALL_SKIP_DEPS: "1", ...env } });
 }
 
 describe("install.sh", () => {
@@ -43,10 +43,11 @@ describe("install.sh", () => {
 
     expect([run.status, run.stderr]).toEqual([0, expect.any(String)]);
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, action: "reinstall", profile: "web", method: "dsh-cli" });
+    const spec = `link:${installDir(home)}`;
     expect(recordedCalls(bin).filter((call) => call.tool === "dsh").map((call) => call.args)).toEqual([
-      ["plugin", "--profile", "web", "add", "-w", path.join(release, "bundle")],
+      ["plugin", "--profile", "web", "add", "-w", spec],
       ["plugin", "--profile", "web", "remove", "dsh-dream"],
-      ["plugin", "--profile", "web", "add", "-w", path.join(release, "bundle")],
+      ["plugin", "--profile", "web", "add", "-w", spec],
     ]);
     expect(readProfile(home).dsh.profile.bundles).toContain("dsh-dream");
   });

@@ -2,12 +2,12 @@
 // temporary DSH home: what lands in the profile, what verify imports, and what a refusal leaves.
 import fs from "node:fs";
 import path from "node:path";
-import { makeBinDir, makeBundle, makeDshHome, profileDir, readProfile, removeTempDirs, runInstaller, snapshotTree, tempDir, WEB_PROFILE } from "./installer-fixtures";
+import { installDir, makeBinDir, makeBundle, makeDshHome, makeTinyPlugin, profileDir, readProfile, removeTempDirs, runDsh, runInstaller, snapshotTree, tempDir, WEB_PROFILE } from "./installer-fixtures";
 
 afterEach(removeTempDirs);
 
 describe("installing without the DSH CLI (the manual path)", () => {
-  it("copies the bundle, lists it in the profile keeping every other key, passes verify and creates the data directory", () => {
+  it("copies the bundle to <home>/plugins/dsh-dream/<version>, links it from the profile as pnpm would, keeps every other key, passes verify and creates the data directory", () => {
     const home = makeDshHome();
     const bundle = makeBundle();
     const run = runInstaller(["--dsh-home", home, "--bundle", bundle], { bin: makeBinDir() });
@@ -17,11 +17,13 @@ describe("installing without the DSH CLI (the manual path)", () => {
     expect(run.report.dependencies).toMatch(/^NOT installed \(DSH_DREAM_INSTALL_SKIP_DEPS=1/);
     expect(readProfile(home)).toEqual({
       ...WEB_PROFILE,
-      dependencies: { "@deepseek-ai/dsh-base": "0.2.0", "dsh-dream": `file:${bundle}` },
+      dependencies: { "dsh-dream": `link:${installDir(home)}` },
       dsh: { profile: { bundles: ["@deepseek-ai/dsh-base", "@deepseek-ai/dsh-web-app", "dsh-dream"] } },
     });
     const installed = path.join(profileDir(home), "node_modules", "dsh-dream");
-    for (const file of ["package.json", "cordis.patch.yml", "locale/en.json", "dist/plugin/index.mjs", "dist/client/index.js", "dist/cli.cjs", "dist/chroma-launcher.cjs", "README.md", "LICENSE", "dist/THIRD_PARTY_NOTICES.md"]) {
+    expect(fs.lstatSync(installed).isSymbolicLink()).toBe(true);
+    expect(fs.realpathSync(installed)).toBe(fs.realpathSync(installDir(home)));
+    for (const file of ["package.json", "package-lock.json", "cordis.patch.yml", "locale/en.json", "dist/plugin/index.mjs", "dist/client/index.js", "dist/cli.cjs", "dist/chroma-launcher.cjs", "README.md", "LICENSE", "dist/THIRD_PARTY_NOTICES.md"]) {
       expect([file, fs.readFileSync(path.join(installed, file)).equals(fs.readFileSync(path.join(bundle, file)))]).toEqual([file, true]);
     }
     expect(run.report.checks.map((check) => [check.name, check.ok])).toEqual([
@@ -32,9 +34,23 @@ describe("installing without the DSH CLI (the manual path)", () => {
       ["host entry", true],
     ]);
     expect(run.report.checks[4].detail).toContain("exports apply, Config, inject, name and no default");
+    expect(run.report.dependencies).toContain("NOT installed");
     const dataDir = path.join(home, "dsh-dream");
     expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
     expect(fs.readdirSync(dataDir)).toEqual([]);
+  });
+
+  it("leaves the profile one that `dsh plugin` (real pnpm 11.7.0) can add to and remove from afterwards", () => {
+    const home = makeDshHome();
+    expect(runInstaller(["--dsh-home", home, "--bundle", makeBundle()], { bin: makeBinDir() }).status).toBe(0);
+    const bin = makeBinDir(["dsh", "pnpm"]);
+
+    const add = runDsh(bin, home, ["plugin", "--profile", "web", "add", "-w", makeTinyPlugin()]);
+    expect([add.status, add.output]).toEqual([0, expect.stringContaining("tiny-plugin")]);
+    expect(readProfile(home).dsh.profile.bundles).toEqual(["@deepseek-ai/dsh-base", "@deepseek-ai/dsh-web-app", "dsh-dream", "tiny-plugin"]);
+    expect(fs.realpathSync(path.join(profileDir(home), "node_modules", "dsh-dream"))).toBe(fs.realpathSync(installDir(home)));
+    expect(runDsh(bin, home, ["plugin", "--profile", "web", "remove", "tiny-plugin"]).status).toBe(0);
+    expect(fs.existsSync(path.join(profileDir(home), "node_modules", "dsh-dream", "dist", "plugin", "index.mjs"))).toBe(true);
   });
 
   it("keeps CRLF line endings, tab indentation and a BOM in the profile package.json it edits", () => {
@@ -120,7 +136,7 @@ describe("choosing the DSH home and profile", () => {
     const run = runInstaller(["--bundle", makeBundle()], { bin: makeBinDir(), env: { DSH_HOME: home } });
 
     expect(run.status).toBe(0);
-    expect(readProfile(home).dependencies["dsh-dream"]).toMatch(/^file:/);
+    expect(readProfile(home).dependencies["dsh-dream"]).toBe(`link:${installDir(home)}`);
   });
 
   it("falls back to ~/.dsh when neither --dsh-home nor DSH_HOME is set", () => {

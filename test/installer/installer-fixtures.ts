@@ -11,12 +11,15 @@ export const ROOT = path.resolve(__dirname, "..", "..");
 export const INSTALLER = path.join(ROOT, "dist", "installer.cjs");
 const STANDINS = path.join(__dirname, "standins");
 
+// What DSH's initProfile writes (0.1.1-rc.2, packages/boot/app-boot/src/profile.ts): in-box
+// bundles come from the installation, so the manifest has no dependencies of its own.
 export const WEB_PROFILE = {
   name: "dsh-profile-web",
   private: true,
-  dependencies: { "@deepseek-ai/dsh-base": "0.2.0" },
+  dependencies: {},
   dsh: { profile: { bundles: ["@deepseek-ai/dsh-base", "@deepseek-ai/dsh-web-app"] } },
 };
+export const PROFILE_PNPM_WORKSPACE = "packages:\n  - .\n\nnodeLinker: hoisted\nautoInstallPeers: false\n";
 
 const temps: string[] = [];
 
@@ -30,25 +33,31 @@ export function removeTempDirs(): void {
   for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
 
-/** A DSH home whose profiles each have package.json, cordis.patch.yml and node_modules/. */
+/** A DSH home whose profiles are as DSH initialises them: package.json, cordis.patch.yml, pnpm-workspace.yaml. */
 export function makeDshHome(profiles: string[] = ["web"]): string {
   const home = tempDir("home");
   for (const profile of profiles) {
     const dir = path.join(home, "profiles", profile);
-    fs.mkdirSync(path.join(dir, "node_modules"), { recursive: true });
+    fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "package.json"), `${JSON.stringify({ ...WEB_PROFILE, name: `dsh-profile-${profile}` }, null, 2)}\n`);
-    fs.writeFileSync(path.join(dir, "cordis.patch.yml"), "# profile overrides\n");
+    fs.writeFileSync(path.join(dir, "cordis.patch.yml"), "# profile overrides\n[]\n");
+    fs.writeFileSync(path.join(dir, "pnpm-workspace.yaml"), PROFILE_PNPM_WORKSPACE);
   }
   return home;
 }
 
-/** The bundle as the release ships it, from this repo's package.json and built files. */
-export function makeBundle(options: { defaultExport?: boolean } = {}): string {
+/** The bundle as the release ships it: the build's release package.json and lockfile, and the built files. */
+export function makeBundle(options: { defaultExport?: boolean; version?: string } = {}): string {
   const bundle = tempDir("bundle");
   const built = ["dist/plugin/index.mjs", "dist/client/index.js", "dist/cli.cjs", "dist/chroma-launcher.cjs", "dist/THIRD_PARTY_NOTICES.md"];
-  for (const file of ["package.json", "cordis.patch.yml", "README.md", "LICENSE", "locale", ...built]) {
-    if (!fs.existsSync(path.join(ROOT, file))) throw new Error(`${file} is missing: run \`node scripts/build.mjs\` before the installer tests`);
-    fs.cpSync(path.join(ROOT, file), path.join(bundle, file), { recursive: true });
+  const release = [["dist/bundle-package/package.json", "package.json"], ["dist/bundle-package/package-lock.json", "package-lock.json"]];
+  for (const [from, to] of [...release, ...["cordis.patch.yml", "README.md", "LICENSE", "locale", ...built].map((file) => [file, file])]) {
+    if (!fs.existsSync(path.join(ROOT, from))) throw new Error(`${from} is missing: run \`node scripts/build.mjs\` before the installer tests`);
+    fs.cpSync(path.join(ROOT, from), path.join(bundle, to), { recursive: true });
+  }
+  if (options.version) {
+    const manifest = path.join(bundle, "package.json");
+    fs.writeFileSync(manifest, `${JSON.stringify({ ...JSON.parse(fs.readFileSync(manifest, "utf8")), version: options.version }, null, 2)}\n`);
   }
   if (options.defaultExport) fs.appendFileSync(path.join(bundle, "dist/plugin/index.mjs"), "\nexport default { broken: true };\n");
   return bundle;
@@ -63,6 +72,13 @@ export function makeBinDir(tools: Array<"dsh" | "pnpm"> = []): string {
     fs.chmodSync(launcher, 0o755);
   }
   return bin;
+}
+
+/** One user's home per PATH folder, as on a real machine: pnpm keeps its store there, and a profile is tied to one store. */
+export function userHome(bin: string): string {
+  const home = path.join(bin, "user-home");
+  fs.mkdirSync(home, { recursive: true });
+  return home;
 }
 
 export function recordedCalls(bin: string): Array<{ tool: string; args: string[]; dshHome?: string }> {
@@ -81,7 +97,7 @@ export interface InstallerRun {
 export function runInstaller(args: string[], options: { bin: string; env?: Record<string, string>; node?: string }): InstallerRun {
   const result = spawnSync(options.node ?? dshNode(), [INSTALLER, ...args, "--json"], {
     encoding: "utf8",
-    env: { PATH: options.bin, HOME: tempDir("user"), DSH_DREAM_INSTALL_SKIP_DEPS: "1", ...options.env },
+    env: { PATH: options.bin, HOME: userHome(options.bin), DSH_DREAM_INSTALL_SKIP_DEPS: "1", ...options.env },
   });
   let report: InstallerRun["report"];
   try {
@@ -90,6 +106,36 @@ export function runInstaller(args: string[], options: { bin: string; env?: Recor
     throw new Error(`installer printed no JSON report (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
   }
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, report };
+}
+
+export const VERSION: string = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version;
+
+/** <home>/plugins/dsh-dream: the bundle's home, one folder per version. */
+export function pluginHome(home: string): string {
+  return path.join(home, "plugins", "dsh-dream");
+}
+
+export function installDir(home: string, version = VERSION): string {
+  return path.join(pluginHome(home), version);
+}
+
+/** A small plugin bundle packed with `npm pack`, for the "later `dsh plugin add` still works" checks. */
+export function makeTinyPlugin(): string {
+  const dir = tempDir("tiny");
+  const source = path.join(dir, "src");
+  fs.mkdirSync(source);
+  fs.writeFileSync(path.join(source, "package.json"), `${JSON.stringify({ name: "tiny-plugin", version: "1.0.0", type: "module", exports: { ".": "./index.js" }, files: ["index.js", "cordis.patch.yml"], dsh: { bundle: { patch: "./cordis.patch.yml" } } }, null, 2)}\n`);
+  fs.writeFileSync(path.join(source, "index.js"), "export const name = 'tiny-plugin';\nexport function apply() {}\n");
+  fs.writeFileSync(path.join(source, "cordis.patch.yml"), "- insert:\n    - id: tiny-plugin\n      name: tiny-plugin\n");
+  const packed = spawnSync(process.platform === "win32" ? "npm.cmd" : "npm", ["pack", "--silent", "--pack-destination", dir], { cwd: source, encoding: "utf8", shell: process.platform === "win32" });
+  if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
+  return path.join(dir, packed.stdout.trim().split("\n").pop()!);
+}
+
+/** Runs the stand-in `dsh` from `bin` the way a user would, with only `bin` on PATH. */
+export function runDsh(bin: string, home: string, args: string[]): { status: number | null; output: string } {
+  const result = spawnSync(path.join(bin, "dsh"), args, { encoding: "utf8", env: { PATH: bin, HOME: userHome(bin), DSH_HOME: home } });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
 export function profileDir(home: string, profile = "web"): string {
@@ -108,4 +154,18 @@ export function snapshotTree(dir: string): Record<string, string> {
     files[path.relative(dir, full)] = entry.isFile() ? fs.readFileSync(full).toString("base64") : entry.isDirectory() ? "<dir>" : "<other>";
   }
   return files;
+}
+
+/**
+ * What npm needs from this machine to reach the registry as the repository's own `npm ci` did (its
+ * user config, CA certificates, proxies) and that install's cache (the same packages, nothing large
+ * fetched again); the installer runs under a stand-in HOME.
+ */
+export function npmEnvironment(): Record<string, string> {
+  const passed = Object.entries(process.env).filter((entry): entry is [string, string] => /^(NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|https?_proxy|no_proxy)$/i.test(entry[0]) && entry[1] !== undefined);
+  return {
+    ...Object.fromEntries(passed),
+    npm_config_userconfig: process.env.npm_config_userconfig ?? path.join(os.homedir(), ".npmrc"),
+    npm_config_cache: process.env.npm_config_cache ?? path.join(os.homedir(), ".npm"),
+  };
 }

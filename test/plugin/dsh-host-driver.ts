@@ -44,11 +44,12 @@ export class DshHost {
   private stderr = "";
   readonly exited: Promise<number | null>;
 
-  constructor(env: Record<string, string | undefined>) {
+  /** `pluginEntry`: the host entry to load, by default this repo's build; an installed copy for the installer tests. */
+  constructor(env: Record<string, string | undefined>, pluginEntry: string = PLUGIN_ENTRY) {
     if (!fs.existsSync(path.join(HOST_DIR, "node_modules", "@deepseek-ai", "dsh-agent-loop"))) {
       throw new Error("the DSH test host is not installed: run `npm ci --prefix test/dsh-host` (npm test's pretest does)");
     }
-    this.child = spawn(dshNode(), [path.join(HOST_DIR, "harness.mjs"), PLUGIN_ENTRY], { cwd: HOST_DIR, env: env as NodeJS.ProcessEnv, stdio: "pipe" });
+    this.child = spawn(dshNode(), [path.join(HOST_DIR, "harness.mjs"), pluginEntry], { cwd: HOST_DIR, env: env as NodeJS.ProcessEnv, stdio: "pipe" });
     this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString("utf8")));
     createInterface({ input: this.child.stdout }).on("line", (line) => {
       let reply: { id: number; ok: boolean; result?: unknown; error?: string };

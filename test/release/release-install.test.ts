@@ -2,10 +2,9 @@
 // expanded into a DSH home with a real profile layout, then uninstall — the zip and the installer
 // must fit together (paths, modes, the bundle the installer verifies by importing its host entry).
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { makeBinDir, makeDshHome, profileDir, readProfile, recordedCalls } from "../installer/installer-fixtures";
+import { installDir, makeBinDir, makeDshHome, npmEnvironment, profileDir, readProfile, recordedCalls, removeTempDirs } from "../installer/installer-fixtures";
 import { writeTinyModel } from "../embed/tiny-model";
 import { dshNode } from "../plugin/dsh-host-driver";
 import { tempDir } from "../store/helpers";
@@ -36,20 +35,6 @@ function runInstallSh(expanded: string, args: string[], bin: string, dshHome: st
   return { status: result.status, report, stderr: result.stderr };
 }
 
-/**
- * What npm needs from this machine to reach the registry as the repository's own `npm ci` did (its
- * user config, CA certificates, proxies) and that install's cache (the same packages, nothing large
- * fetched again); the installer runs under a stand-in HOME.
- */
-function npmEnvironment(): NodeJS.ProcessEnv {
-  const passed = Object.entries(process.env).filter(([key]) => /^(NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|https?_proxy|no_proxy)$/i.test(key));
-  return {
-    ...Object.fromEntries(passed),
-    npm_config_userconfig: process.env.npm_config_userconfig ?? path.join(os.homedir(), ".npmrc"),
-    npm_config_cache: process.env.npm_config_cache ?? path.join(os.homedir(), ".npm"),
-  };
-}
-
 describe("the release zip, expanded and installed", () => {
   let expanded: string;
   let copy: string;
@@ -63,7 +48,10 @@ describe("the release zip, expanded and installed", () => {
     expand(await readZip(path.join(out, `DSH-DREAM-v${pkg.version}.zip`)), expanded);
   }, 240_000);
 
-  afterAll(() => fs.rmSync(copy, { recursive: true, force: true }));
+  afterAll(() => {
+    fs.rmSync(copy, { recursive: true, force: true });
+    removeTempDirs();
+  });
 
   it("installs the bundle from the expanded zip with install.sh (no DSH CLI: the manual path), verifies it, and uninstalls keeping the data", () => {
     const dshHome = makeDshHome(["web"]);
@@ -76,7 +64,7 @@ describe("the release zip, expanded and installed", () => {
     expect(installed.report.checks.filter((c: { ok: boolean }) => !c.ok)).toEqual([]);
     expect(installed.report.checks.map((c: { name: string }) => c.name)).toEqual(expect.arrayContaining([expect.stringMatching(/import|entry|exports/i)]));
     const profile = readProfile(dshHome);
-    expect(profile.dependencies["dsh-dream"]).toBe(`file:${path.join(expanded, "bundle")}`);
+    expect(profile.dependencies["dsh-dream"]).toBe(`link:${installDir(dshHome)}`);
     expect(profile.dsh.profile.bundles).toEqual(["@deepseek-ai/dsh-base", "@deepseek-ai/dsh-web-app", "dsh-dream"]);
     const installedPkg = JSON.parse(fs.readFileSync(path.join(profileDir(dshHome), "node_modules", "dsh-dream", "package.json"), "utf8"));
     expect([installedPkg.name, installedPkg.version, installedPkg.engines.node]).toEqual(["dsh-dream", pkg.version, ">=22"]);
@@ -95,9 +83,10 @@ describe("the release zip, expanded and installed", () => {
     const bin = makeBinDir([]);
     fs.symlinkSync(dshNode(), path.join(bin, "node"));
     const installed = runInstallSh(expanded, ["--profile", "web"], bin, dshHome, { DSH_DREAM_INSTALL_SKIP_DEPS: "", ...npmEnvironment() });
-    expect([installed.status, installed.report.ok, installed.report.method, installed.report.dependencies]).toEqual([0, true, "manual", "installed by npm"]);
+    expect([installed.status, installed.report.ok, installed.report.method, installed.report.dependencies]).toEqual([0, true, "manual", `installed by npm ci from the bundle's lockfile into ${installDir(dshHome)}`]);
+    expect(installed.report.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toContainEqual(["bridge", true]);
 
-    // The release carries our overrides into that install: sharp's binaries from the npm registry
+    // The release's lockfile carries our pins into that install: sharp's binaries from the npm registry
     // (0.32's install script downloads from GitHub) and the Chroma binding that runs on glibc 2.36.
     const packageDir = path.join(profileDir(dshHome), "node_modules", "dsh-dream");
     const version = (name: string) => JSON.parse(fs.readFileSync(path.join(packageDir, "node_modules", name, "package.json"), "utf8")).version;
@@ -134,6 +123,6 @@ describe("the release zip, expanded and installed", () => {
     fs.symlinkSync(dshNode(), path.join(bin, "node"));
     const installed = runInstallSh(expanded, ["--force"], bin, dshHome);
     expect([installed.status, installed.report.ok, installed.report.method]).toEqual([0, true, "dsh-cli"]);
-    expect(recordedCalls(bin).filter((call) => call.tool === "dsh").map((call) => call.args)).toEqual([["plugin", "--profile", "web", "add", "-w", path.join(expanded, "bundle")]]);
+    expect(recordedCalls(bin).filter((call) => call.tool === "dsh").map((call) => call.args)).toEqual([["plugin", "--profile", "web", "add", "-w", `link:${installDir(dshHome)}`]]);
   });
 });

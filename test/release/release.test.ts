@@ -19,7 +19,7 @@ function expectedEntries(copy: string): string[] {
     .map((file) => `bundle/${file}`);
   const extras = ["manifest.json", "screenshots.json", "README.md", "LICENSE", ...listTree(REPO_ROOT, "logo"), ...screenshots.map((shot) => shot.file)];
   const installers = ["install-agent-memory-plugin.ps1", "install.sh", "installer/install.cjs"];
-  return [...new Set([...bundle, "bundle/package.json", ...extras, ...installers])].map((name) => top + name).sort();
+  return [...new Set([...bundle, "bundle/package.json", "bundle/package-lock.json", ...extras, ...installers])].map((name) => top + name).sort();
 }
 
 describe("npm run release", () => {
@@ -55,8 +55,22 @@ describe("npm run release", () => {
       expect(released[key]).toEqual(pkg[key]);
     }
     expect(released.overrides).toMatchObject({ sharp: expect.any(String) });
-    for (const key of ["private", "scripts", "devDependencies", "allowScripts"]) expect(released).not.toHaveProperty(key);
+    for (const key of ["private", "scripts", "devDependencies"]) expect(released).not.toHaveProperty(key);
+    // npm 11's install-script list, cut to the packages the bundle installs.
+    expect(released.allowScripts).toEqual({ sharp: pkg.allowScripts.sharp, protobufjs: pkg.allowScripts.protobufjs });
     expect(released.engines).toEqual({ ...pkg.engines, node: ">=22" });
+  });
+
+  it("ships a lockfile of exactly the runtime closure, at the versions the repo's lockfile pins (overrides applied)", () => {
+    const bundleLock = JSON.parse(byName("bundle/package-lock.json")!.data.toString("utf8"));
+    const repoLock = JSON.parse(readFileSync(path.join(REPO_ROOT, "package-lock.json"), "utf8")).packages;
+    expect(bundleLock.packages[""].dependencies).toEqual(pkg.dependencies);
+    const runtime = Object.keys(repoLock).filter((key) => key !== "" && !repoLock[key].dev).sort();
+    expect(Object.keys(bundleLock.packages).filter((key) => key !== "").sort()).toEqual(runtime);
+    for (const key of runtime) expect(bundleLock.packages[key].version).toBe(repoLock[key].version);
+    expect(bundleLock.packages["node_modules/chromadb-js-bindings-linux-x64-gnu"].version).toBe(pkg.overrides["chromadb-js-bindings-linux-x64-gnu"]);
+    expect(bundleLock.packages["node_modules/sharp"].version).toBe(pkg.overrides.sharp);
+    for (const dev of ["node_modules/jest", "node_modules/esbuild", "node_modules/opencc-js"]) expect(bundleLock.packages).not.toHaveProperty(dev);
   });
 
   it("contains every target the release package.json exports and its bin", () => {
