@@ -3,11 +3,12 @@
 // with its embedded Chroma, then the DSH agent loop from npm loading the bundle from the profile and
 // capturing a turn, a later `dsh plugin add` in the profile, and an uninstall that leaves the
 // profile as it was. Only `dsh` itself is a stand-in (DSH is not on npm).
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { DshHost } from "../plugin/dsh-host-driver";
 import { bridgeClient, bridgeRecords, stopPluginBridge, waitFor } from "../plugin/plugin-helpers";
-import { installDir, makeBinDir, makeBundle, makeDshHome, makeTinyPlugin, npmEnvironment, profileDir, readProfile, removeTempDirs, runDsh, runInstaller, snapshotTree, type InstallerRun } from "./installer-fixtures";
+import { installDir, makeBinDir, ROOT, tempDir, userHome, makeBundle, makeDshHome, makeTinyPlugin, npmEnvironment, profileDir, readProfile, removeTempDirs, runDsh, runInstaller, snapshotTree, type InstallerRun } from "./installer-fixtures";
 
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 
@@ -99,6 +100,29 @@ describe("a real install into a DSH profile", () => {
       expect([run.status, run.report.method, run.report.error]).toEqual([0, "manual", undefined]);
       expect(run.report.checks.every((check) => check.ok)).toBe(true);
       expect(run.report.checks.map((check) => check.name)).toContain("bridge");
+      expect(await captureOneTurn(home)).toEqual(["The spare key is under the blue flower pot.", "Noted: under the blue flower pot."]);
+    },
+    INSTALL_TIMEOUT_MS,
+  );
+
+  it(
+    "by hand, running the README's shell block as written: the DSH loop loads the bundle and captures a turn",
+    async () => {
+      const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+      const block = /<!-- by-hand-install:[^>]*-->\r?\n```sh\r?\n([\s\S]*?)```/.exec(readme)?.[1];
+      expect(block).toBeDefined();
+      const home = makeDshHome();
+      const bin = makeBinDir(["dsh", "pnpm"]);
+      const expanded = tempDir("expanded");
+      fs.cpSync(makeBundle(), path.join(expanded, "bundle"), { recursive: true });
+      const result = spawnSync("sh", ["-e", "-c", block!], {
+        cwd: expanded,
+        encoding: "utf8",
+        env: { ...npmEnvironment(), PATH: `${bin}${path.delimiter}${NPM_DIR}${path.delimiter}/usr/bin${path.delimiter}/bin`, HOME: userHome(bin), DSH_HOME: home, npm_config_prefer_offline: "true", npm_config_update_notifier: "false" },
+      });
+      expect([result.status, result.stderr]).toEqual([0, expect.any(String)]);
+      expect(readProfile(home).dependencies).toEqual({ "dsh-dream": `link:${installDir(home)}` });
+      expect(readProfile(home).dsh.profile.bundles).toContain("dsh-dream");
       expect(await captureOneTurn(home)).toEqual(["The spare key is under the blue flower pot.", "Noted: under the blue flower pot."]);
     },
     INSTALL_TIMEOUT_MS,
