@@ -1,6 +1,6 @@
 // `dsh-dream download-model` (the one command that fetches a model) and `dsh-dream reembed`
 // (follows the bridge's re-embedding with a progress bar).
-import { downloadModel } from "../embed/download-model";
+import { DEFAULT_REMOTE_HOST, downloadModel, type DownloadProgress } from "../embed/download-model";
 import { DreamError } from "../protocol/errors";
 import { loadBridgeConfig } from "../server/bridge-config";
 import { flagString, type ParsedArgs } from "./args";
@@ -14,11 +14,31 @@ export async function downloadModelCommand(dataDir: string, args: ParsedArgs, io
   const embedding = loadBridgeConfig(dataDir).embedding;
   const model = flagString(args, "model") ?? embedding.model;
   const modelDir = flagString(args, "model-dir") ?? embedding.modelDir;
-  const remoteHost = flagString(args, "remote-host");
-  io.out(`downloading ${model} into ${modelDir}${remoteHost ? ` from ${new URL(remoteHost).host}` : ""} …\n`);
-  const { files, digest } = await downloadModel({ model, modelDir, ...(remoteHost ? { remoteHost } : {}) });
-  io.out(`${files.length} files, digest ${digest}\nRestart the bridge (dsh-dream stop) so that it loads the model.\n`);
+  // HF_ENDPOINT is how Hugging Face's own tools are pointed at a mirror; --remote-host wins over it.
+  const remoteHost = flagString(args, "remote-host") ?? (io.env.HF_ENDPOINT || undefined);
+  io.out(`downloading ${model} into ${modelDir} from ${new URL(remoteHost ?? DEFAULT_REMOTE_HOST).host} …\n`);
+  const json = args.flags.has("json");
+  const { files, digest, resumedBytes } = await downloadModel({
+    model,
+    modelDir,
+    ...(remoteHost ? { remoteHost } : {}),
+    onProgress: json ? undefined : (progress) => io.err(`\r${describeProgress(progress)}`.padEnd(BAR_WIDTH + 60)),
+  });
+  if (!json) io.err("\n");
+  const resumed = resumedBytes > 0 ? ` (resumed, ${megabytes(resumedBytes)} were already here)` : "";
+  io.out(`${files.length} files, digest ${digest}${resumed}\nA running bridge loads the model within a few seconds; dense recall then starts by itself.\n`);
   return 0;
+}
+
+function describeProgress(progress: DownloadProgress): string {
+  if (progress.state === "checking") return `checking ${progress.files} files on the hub …`;
+  if (progress.state === "verifying") return `verifying ${progress.file} (${progress.filesDone + 1}/${progress.files}) …`;
+  const total = progress.bytesTotal;
+  return total ? `${bar(progress.bytesDone, total)} ${megabytes(progress.bytesDone)} of ${megabytes(total)} (${Math.floor((progress.bytesDone / total) * 100)} %)` : `${megabytes(progress.bytesDone)} …`;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 export async function reembedCommand(api: MemoryApi, args: ParsedArgs, io: CliIo): Promise<number> {

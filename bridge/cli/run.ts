@@ -46,7 +46,9 @@ memory commands (they talk to the bridge for the data directory, starting one if
   reembed [--json]                      follow re-embedding with the configured model (progress bar)
 
 embeddings:
-  download-model [--model M] [--model-dir D] [--remote-host URL]   the one command that downloads a model
+  download-model [--model M] [--model-dir D] [--remote-host URL]   the one command that downloads a model;
+                                        it checks sizes, hashes and disk space, and resumes an interrupted
+                                        download (a mirror: --remote-host URL or HF_ENDPOINT)
 
 bridge:
   serve [--chroma-url URL | --no-chroma] [--idle-exit-ms N] [--owner-pid PID]

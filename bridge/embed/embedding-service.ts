@@ -33,6 +33,7 @@ export class EmbeddingService {
   private running = false;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
+  private lastLogged: string | undefined;
 
   constructor(
     private readonly store: MemoryStore,
@@ -69,6 +70,10 @@ export class EmbeddingService {
       return;
     }
     this.state = "ready";
+    if (this.lastLogged !== undefined) this.hooks.log(`embedding ready: ${this.binding.provider}/${this.binding.model} (${this.binding.dim} dims)`);
+    this.lastLogged = undefined;
+    this.reason = undefined;
+    this.message = undefined;
     this.poke();
   }
 
@@ -175,7 +180,10 @@ export class EmbeddingService {
     this.state = "unavailable";
     this.reason = error instanceof EmbeddingUnavailable ? error.reason : "provider_error";
     this.message = (error as Error).message;
-    this.hooks.log(`embedding unavailable (${this.reason}): ${this.message}`);
+    // Retried every RETRY_MS: the log says when the state changes, not each time it stays the same.
+    const line = `embedding unavailable (${this.reason}): ${this.message}`;
+    if (line !== this.lastLogged) this.hooks.log(line);
+    this.lastLogged = line;
   }
 
   private retryLater(): void {

@@ -16,7 +16,7 @@ export const ERROR_CODES = {
   REEMBED_REFUSED: "Turn on \"On dimension mismatch, try lossless re-embedding\", or switch back to the model the memories were embedded with.",
   EMBEDDING_UNAVAILABLE: "Check the embedding provider settings, or run `dsh-dream download-model` for the local model.",
   LLM_UNAVAILABLE: "Check DEEPSEEK_API_KEY (or the key of the --base-url you chose), the model name and the provider's status; the message says which.",
-  MODEL_DOWNLOAD_FAILED: "Check the network, the model name and --remote-host, then run `dsh-dream download-model` again; nothing partial was kept.",
+  MODEL_DOWNLOAD_FAILED: "Check the network, the model name and the hub (--remote-host, or HF_ENDPOINT for a mirror), then run `dsh-dream download-model` again (or use Download in Settings > DSH-DREAM); it resumes, and no partial model is ever used.",
   BAD_JSON: "Each line must be one complete JSON object.",
   BAD_ARGUMENTS: "Run `dsh-dream help` for usage.",
   CHROMA_ERROR: "Chroma refused the request; the message says why (a different embedding dimension needs a new collection).",

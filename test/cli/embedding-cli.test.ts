@@ -54,7 +54,7 @@ describe("embedding commands of the CLI", () => {
     }
   });
 
-  it("reports a failed download with its code and keeps no partial model", async () => {
+  it("reports a failed download with its code and leaves no model where the provider looks", async () => {
     const dataDir = tempDir("cli-embed-fail-");
     const out = await runCliAsync(["--data-dir", dataDir, "download-model", "--model", "hub-org/absent", "--remote-host", hubUrl]);
     expect(out.code).toBe(1);

@@ -1,64 +1,24 @@
-// downloadModel against a local HTTP server laid out like the hub (/<model>/resolve/main/<file>):
-// the files land where LocalProvider loads them offline, and a failed download leaves no half model.
+// downloadModel against a local server that speaks the hub's file protocol (test/embed/hub-server.ts):
+// the files land where LocalProvider loads them offline; sizes and hashes are checked; an
+// interrupted transfer resumes; a failed download never leaves a half model where one is loaded.
 import { createHash } from "node:crypto";
-import { once } from "node:events";
 import fs from "node:fs";
-import http from "node:http";
-import type net from "node:net";
 import path from "node:path";
-import { downloadModel, ModelDownloadFailed } from "../../bridge/embed/download-model";
+import { downloadModel, ModelDownloadFailed, partialFolder, type DownloadProgress } from "../../bridge/embed/download-model";
 import { LocalProvider } from "../../bridge/embed/local-provider";
 import { EmbeddingUnavailable } from "../../bridge/embed/provider";
 import { DreamError } from "../../bridge/protocol/errors";
 import { tempDir } from "../store/helpers";
+import { startHub, type Hub } from "./hub-server";
 import { snapshotFolder, watchFetch, writeTinyModel, type TinyModel } from "./tiny-model";
 
 const MODEL = "hub-org/tiny-zh";
 const QUANTIZED_FILES = ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model_quantized.onnx"];
 
-interface Hub {
-  url: string;
-  requests: string[];
-  /** Files answered with 404, or never answered at all. */
-  missing: Set<string>;
-  silent: Set<string>;
-  close(): Promise<void>;
-}
-
-async function startHub(served: TinyModel): Promise<Hub> {
-  const requests: string[] = [];
-  const missing = new Set<string>();
-  const silent = new Set<string>();
-  const prefix = `/${MODEL}/resolve/main/`;
-  const server = http.createServer((request, response) => {
-    requests.push(`${request.method} ${request.url}`);
-    const file = request.url?.startsWith(prefix) ? decodeURIComponent(request.url.slice(prefix.length)) : "";
-    if (silent.has(file)) return;
-    const full = path.join(served.folder, file);
-    if (!file || missing.has(file) || !fs.existsSync(full)) {
-      response.writeHead(404).end("Entry not found");
-      return;
-    }
-    const body = fs.readFileSync(full);
-    response.writeHead(200, { "content-length": body.length, "content-type": "application/octet-stream" }).end(body);
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/`;
-  return {
-    url, requests, missing, silent,
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, "close");
-    },
-  };
-}
-
 // Byte-for-byte comparisons through a hash: jest's deep equality walks multi-megabyte buffers slowly.
 const sha256 = (file: string): string => createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 
-const expectedRequests = (files: string[]): string[] => files.map((file) => `GET /${MODEL}/resolve/main/${file}`);
+const fileRequests = (hub: Hub, method: string): string[] => hub.requests.filter((request) => request.startsWith(`${method} /${MODEL}/`)).map((request) => request.split(" ")[1].slice(`/${MODEL}/resolve/main/`.length));
 
 describe("downloadModel from a hub-shaped local server", () => {
   let served: TinyModel;
@@ -68,7 +28,7 @@ describe("downloadModel from a hub-shaped local server", () => {
     served = writeTinyModel(tempDir("dream-hub-"), MODEL, 48, 3);
   });
   beforeEach(async () => {
-    hub = await startHub(served);
+    hub = await startHub(MODEL, served.folder);
   });
   afterEach(() => hub.close());
 
@@ -76,7 +36,10 @@ describe("downloadModel from a hub-shaped local server", () => {
     const modelDir = tempDir("dream-models-");
     const result = await downloadModel({ model: MODEL, modelDir, remoteHost: hub.url });
     expect(result.files).toEqual(QUANTIZED_FILES);
-    expect(hub.requests).toEqual(expectedRequests(QUANTIZED_FILES));
+    // Sizes and hashes first (HEAD), then the bytes; the LFS file comes from the hub's CDN redirect.
+    expect(fileRequests(hub, "HEAD")).toEqual(QUANTIZED_FILES);
+    expect(fileRequests(hub, "GET")).toEqual(QUANTIZED_FILES.slice(0, 3));
+    expect(hub.requests.filter((request) => request.startsWith("GET /cdn/"))).toHaveLength(1);
     for (const file of QUANTIZED_FILES) {
       expect(sha256(path.join(modelDir, MODEL, file))).toBe(sha256(path.join(served.folder, file)));
     }
@@ -96,7 +59,6 @@ describe("downloadModel from a hub-shaped local server", () => {
       await local.close();
     }
     expect(fetches.calls).toEqual([]);
-    expect(hub.requests).toHaveLength(QUANTIZED_FILES.length);
   });
 
   it("fetches onnx/model.onnx instead of the quantized file when quantized is false", async () => {
@@ -104,20 +66,20 @@ describe("downloadModel from a hub-shaped local server", () => {
     const result = await downloadModel({ model: MODEL, modelDir, remoteHost: hub.url, quantized: false });
     const files = [...QUANTIZED_FILES.slice(0, 3), "onnx/model.onnx"];
     expect(result.files).toEqual(files);
-    expect(hub.requests).toEqual(expectedRequests(files));
+    expect(fileRequests(hub, "HEAD")).toEqual(files);
     expect((await new LocalProvider({ model: MODEL, modelDir, quantized: false }).open()).modelDigest).toBe(result.digest);
   });
 
-  it("fails on a 404 naming the file and the host, and leaves nothing LocalProvider would accept", async () => {
+  it("fails on a 404 naming the file and the host before fetching anything, and leaves nothing LocalProvider would accept", async () => {
     const modelDir = tempDir("dream-models-");
     hub.missing.add("onnx/model_quantized.onnx");
     const error = await downloadModel({ model: MODEL, modelDir, remoteHost: hub.url }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelDownloadFailed);
     const failure = error as ModelDownloadFailed;
-    expect(failure).toMatchObject({ code: "MODEL_DOWNLOAD_FAILED", file: "onnx/model_quantized.onnx", status: 404, host: new URL(hub.url).host });
-    expect(failure.message).toContain("onnx/model_quantized.onnx");
-    expect(failure.message).toContain(new URL(hub.url).host);
-    expect(hub.requests).toEqual(expectedRequests(QUANTIZED_FILES));
+    expect(failure).toMatchObject({ code: "MODEL_DOWNLOAD_FAILED", file: "onnx/model_quantized.onnx", status: 404, reason: "not_found", host: new URL(hub.url).host });
+    expect(failure.message).toBe(`Could not download onnx/model_quantized.onnx of ${MODEL} from ${new URL(hub.url).host}: HTTP 404 (no such file for this model)`);
+    expect(fileRequests(hub, "HEAD")).toEqual(QUANTIZED_FILES);
+    expect(fileRequests(hub, "GET")).toEqual([]);
     expect(snapshotFolder(modelDir)).toEqual([]);
     const opened = await new LocalProvider({ model: MODEL, modelDir }).open().catch((caught: unknown) => caught);
     expect(opened).toBeInstanceOf(EmbeddingUnavailable);
@@ -132,7 +94,8 @@ describe("downloadModel from a hub-shaped local server", () => {
     const error = await downloadModel({ model: MODEL, modelDir, remoteHost: hub.url, timeoutMs: 300 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelDownloadFailed);
     expect((error as Error).message).toBe(`Could not download tokenizer.json of ${MODEL} from ${new URL(hub.url).host}: no complete answer within 300 ms`);
-    expect(hub.requests).toEqual(expectedRequests(QUANTIZED_FILES.slice(0, 2)));
+    expect((error as ModelDownloadFailed).reason).toBe("timeout");
+    expect(fileRequests(hub, "HEAD")).toEqual(QUANTIZED_FILES.slice(0, 2));
     expect(snapshotFolder(modelDir)).toEqual(before);
     expect((await new LocalProvider({ model: MODEL, modelDir }).open()).dim).toBe(32);
   });
@@ -152,10 +115,11 @@ describe("downloadModel from a hub-shaped local server", () => {
     const modelDir = tempDir("dream-models-");
     const url = hub.url;
     await hub.close();
-    hub = await startHub(served);
+    hub = await startHub(MODEL, served.folder);
     const error = await downloadModel({ model: MODEL, modelDir, remoteHost: url }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelDownloadFailed);
     expect((error as Error).message).toBe(`Could not download config.json of ${MODEL} from ${new URL(url).host}: ECONNREFUSED`);
+    expect((error as ModelDownloadFailed).reason).toBe("network");
     expect(snapshotFolder(modelDir)).toEqual([]);
   });
 
@@ -168,5 +132,91 @@ describe("downloadModel from a hub-shaped local server", () => {
     }
     expect(hub.requests).toEqual([]);
     expect(fs.readdirSync(modelDir)).toEqual([]);
+  });
+
+  it("resumes an interrupted transfer with a Range request, keeping the bytes it had, and ends with the exact file", async () => {
+    const modelDir = tempDir("dream-models-");
+    const onnx = "onnx/model_quantized.onnx";
+    const size = fs.statSync(path.join(served.folder, onnx)).size;
+    hub.cutAfter.set(onnx, Math.floor(size / 2));
+    const first = await downloadModel({ model: MODEL, modelDir, remoteHost: hub.url }).catch((caught: unknown) => caught);
+    expect(first).toBeInstanceOf(ModelDownloadFailed);
+    expect(first).toMatchObject({ reason: "network", file: onnx });
+    expect((first as Error).message).toContain("run the download again to resume");
+    const kept = fs.statSync(path.join(partialFolder(modelDir, MODEL), onnx)).size;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(size);
+    expect(fs.existsSync(path.join(modelDir, MODEL))).toBe(false);
+
+    hub.requests.length = 0;
+    const second = await downloadModel({ model: MODEL, modelDir, remoteHost: hub.url });
+    expect(second.resumedBytes).toBe(kept);
+    // The three small files were complete: only the model file is fetched again, from where it stopped.
+    expect(hub.requests.filter((request) => request.startsWith("GET "))).toEqual([expect.stringMatching(new RegExp(`^GET /cdn/[0-9a-f]{64} bytes=${kept}-$`))]);
+    expect(sha256(path.join(modelDir, MODEL, onnx))).toBe(sha256(path.join(served.folder, onnx)));
+    expect(fs.existsSync(partialFolder(modelDir, MODEL))).toBe(false);
+    expect((await new LocalProvider({ model: MODEL, modelDir }).open()).modelDigest).toBe(second.digest);
+  });
+
+  it.each([
+    ["onnx/model_quantized.onnx", "sha256"],
+    ["tokenizer.json", "git-sha1"],
+  ])("refuses %s when its bytes do not match the hub's %s, deletes it, and installs nothing", async (file, algorithm) => {
+    const modelDir = tempDir("dream-models-");
+    hub.wrongHash.add(file);
+    const error = await downloadModel({ model: MODEL, modelDir, remoteHost: hub.url }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelDownloadFailed);
+    expect(error).toMatchObject({ reason: "hash_mismatch", file });
+    expect((error as Error).message).toContain(`its ${algorithm} is`);
+    expect((error as Error).message).toContain("the file was deleted and is not used");
+    expect(fs.existsSync(path.join(partialFolder(modelDir, MODEL), file))).toBe(false);
+    expect(fs.existsSync(path.join(modelDir, MODEL))).toBe(false);
+    const opened = await new LocalProvider({ model: MODEL, modelDir }).open().catch((caught: unknown) => caught);
+    expect((opened as EmbeddingUnavailable).reason).toBe("model_not_cached");
+  });
+
+  it("checks the disk first: too little space fails before any byte is fetched, naming what is needed and free", async () => {
+    const modelDir = tempDir("dream-models-");
+    const error = await downloadModel({ model: MODEL, modelDir, remoteHost: hub.url, freeBytes: () => 1024 * 1024 }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "MODEL_DOWNLOAD_FAILED", reason: "disk_space" });
+    expect((error as Error).message).toMatch(/^The model needs \d+ MB more on the disk of .*, and 1 MB is free/);
+    expect(fileRequests(hub, "GET")).toEqual([]);
+  });
+
+  it("reports checking, then downloading with growing byte counts, then verifying, with the total from the hub", async () => {
+    const modelDir = tempDir("dream-models-");
+    const seen: DownloadProgress[] = [];
+    await downloadModel({ model: MODEL, modelDir, remoteHost: hub.url, onProgress: (progress) => seen.push(progress) });
+    const total = QUANTIZED_FILES.reduce((sum, file) => sum + fs.statSync(path.join(served.folder, file)).size, 0);
+    expect(seen[0]).toMatchObject({ state: "checking", model: MODEL, files: 4, filesDone: 0 });
+    const downloading = seen.filter((progress) => progress.state === "downloading");
+    expect(downloading.every((progress) => progress.bytesTotal === total)).toBe(true);
+    expect(downloading.map((progress) => progress.bytesDone)).toEqual([...downloading.map((progress) => progress.bytesDone)].sort((a, b) => a - b));
+    expect(downloading.at(-1)).toMatchObject({ filesDone: 4, bytesDone: total });
+    expect(seen.filter((progress) => progress.state === "verifying").map((progress) => progress.file)).toEqual(QUANTIZED_FILES);
+  });
+
+  it("works with a mirror that answers no HEAD: sizes come from the GET, and no hash is claimed", async () => {
+    const modelDir = tempDir("dream-models-");
+    hub.noHead = true;
+    const result = await downloadModel({ model: MODEL, modelDir, remoteHost: hub.url });
+    expect((await new LocalProvider({ model: MODEL, modelDir }).open()).modelDigest).toBe(result.digest);
+  });
+
+  it("stops when cancelled, keeping what it fetched for a later resume", async () => {
+    const modelDir = tempDir("dream-models-");
+    hub.throttle = 20_000;
+    const controller = new AbortController();
+    const error = await downloadModel({
+      model: MODEL,
+      modelDir,
+      remoteHost: hub.url,
+      signal: controller.signal,
+      onProgress: (progress) => {
+        if (progress.state === "downloading" && progress.bytesDone > 0) controller.abort();
+      },
+    }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ reason: "cancelled" });
+    expect(fs.existsSync(path.join(modelDir, MODEL))).toBe(false);
   });
 });
