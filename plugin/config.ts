@@ -20,6 +20,8 @@ export interface PluginConfig {
     /** Name of the environment variable holding the API key; the key itself never enters config. */
     apiKeyEnv: string;
     reembedOnDimensionMismatch: boolean;
+    /** Where the local model is downloaded from: a hub speaking Hugging Face's file protocol. Empty = HF_ENDPOINT, else https://huggingface.co/. */
+    mirror: string;
   };
   recall: {
     topK: number;
@@ -38,7 +40,7 @@ export const DEFAULT_CONFIG: PluginConfig = {
   enabled: false,
   holographic: false,
   dataDir: "",
-  embedding: { provider: "local", model: "", baseUrl: "", apiKeyEnv: "DSH_DREAM_EMBEDDING_API_KEY", reembedOnDimensionMismatch: true },
+  embedding: { provider: "local", model: "", baseUrl: "", apiKeyEnv: "DSH_DREAM_EMBEDDING_API_KEY", reembedOnDimensionMismatch: true, mirror: "" },
   recall: { topK: 5, maxTokens: 1200, timeBudgetMs: 1500 },
   anchors: [],
 };
@@ -62,7 +64,7 @@ export function validateConfig(raw: unknown): { value: PluginConfig } | { issues
   const issues: ConfigIssue[] = [];
   const check = new Checker(issues);
   const root = check.object(raw ?? {}, [], ["enabled", "holographic", "dataDir", "embedding", "recall", "anchors"]);
-  const embedding = check.object(root.embedding === undefined ? {} : root.embedding, ["embedding"], ["provider", "model", "baseUrl", "apiKeyEnv", "reembedOnDimensionMismatch"]);
+  const embedding = check.object(root.embedding === undefined ? {} : root.embedding, ["embedding"], ["provider", "model", "baseUrl", "apiKeyEnv", "reembedOnDimensionMismatch", "mirror"]);
   const recall = check.object(root.recall === undefined ? {} : root.recall, ["recall"], ["topK", "maxTokens", "timeBudgetMs"]);
   const d = DEFAULT_CONFIG;
   const value: PluginConfig = {
@@ -75,6 +77,7 @@ export function validateConfig(raw: unknown): { value: PluginConfig } | { issues
       baseUrl: check.string(embedding.baseUrl, ["embedding", "baseUrl"], d.embedding.baseUrl),
       apiKeyEnv: check.string(embedding.apiKeyEnv, ["embedding", "apiKeyEnv"], d.embedding.apiKeyEnv),
       reembedOnDimensionMismatch: check.boolean(embedding.reembedOnDimensionMismatch, ["embedding", "reembedOnDimensionMismatch"], d.embedding.reembedOnDimensionMismatch),
+      mirror: check.string(embedding.mirror, ["embedding", "mirror"], d.embedding.mirror),
     },
     recall: {
       topK: check.int(recall.topK, ["recall", "topK"], 1, 50, d.recall.topK),
@@ -94,6 +97,9 @@ export function validateConfig(raw: unknown): { value: PluginConfig } | { issues
 function checkEmbedding(embedding: PluginConfig["embedding"], issues: ConfigIssue[]): void {
   if (embedding.apiKeyEnv !== "" && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(embedding.apiKeyEnv)) {
     issues.push({ path: ["embedding", "apiKeyEnv"], message: "must be the name of an environment variable (letters, digits, _), not the key itself" });
+  }
+  if (embedding.mirror !== "" && !isHttpUrl(embedding.mirror)) {
+    issues.push({ path: ["embedding", "mirror"], message: `must be empty or an http:// or https:// URL of a model hub mirror, e.g. https://hf-mirror.com/ (got ${JSON.stringify(embedding.mirror.slice(0, 80))})` });
   }
   if (embedding.provider !== "openai_compatible") return;
   if (embedding.model === "") issues.push({ path: ["embedding", "model"], message: "is required when provider is openai_compatible" });

@@ -17,6 +17,7 @@ import { registerRoutes } from "./routes/routes";
 import { PluginSettings } from "./settings/plugin-settings";
 import { openSettingsStore } from "./settings/settings-store";
 import { hostFeatures } from "./host-features";
+import { ModelDownloads } from "./model-download";
 
 const WRITE_TIMEOUT_MS = 10_000;
 const STATUS_TIMEOUT_MS = 3_000;
@@ -41,6 +42,8 @@ export function startMemoryPlugin(ctx: HostContext, config: PluginConfig, paths:
     env: () => withSavedKey(env, settings),
     prepare: () => syncBridgeConfig(dataDir, settings.effective().embedding),
   });
+  const downloads = new ModelDownloads(dataDir, () => settings.effective().embedding, env, log);
+  ctx.effect(() => () => downloads.dispose(), "dsh-dream: model download");
   const buffer = new TurnBuffer();
   const queue = new CaptureQueue(
     {
@@ -68,7 +71,9 @@ export function startMemoryPlugin(ctx: HostContext, config: PluginConfig, paths:
   ctx.effect(
     () =>
       settings.onChange(async (next, previous, changed) => {
-        const embeddingChanged = changed.embeddingApiKey || JSON.stringify(next.embedding) !== JSON.stringify(previous.embedding);
+        // The mirror only matters to a download: changing it must not restart the bridge.
+        const bridgeSide = ({ mirror: _mirror, ...embedding }: typeof next.embedding) => JSON.stringify(embedding);
+        const embeddingChanged = changed.embeddingApiKey || bridgeSide(next.embedding) !== bridgeSide(previous.embedding);
         if (embeddingChanged && !(await link.reconfigure())) {
           log.warn(`the embedding settings changed, but the bridge for ${dataDir} was started outside DSH: restart it (dsh-dream stop) to apply them`);
         }
@@ -110,6 +115,7 @@ export function startMemoryPlugin(ctx: HostContext, config: PluginConfig, paths:
               capture: queue.status(),
               last_recall: await lastRecall(query),
               host: hostFeatures(ctx),
+              model: downloads.status(),
             },
             bridge: await query("status", STATUS_TIMEOUT_MS).catch((error: Error) => ({ available: false, reason: error.message })),
           }),
@@ -118,6 +124,7 @@ export function startMemoryPlugin(ctx: HostContext, config: PluginConfig, paths:
             const status = await query<{ embedding?: Record<string, unknown> }>("status", STATUS_TIMEOUT_MS);
             return { embedding: status.embedding ?? null };
           },
+          model: { status: () => downloads.status(), download: () => downloads.start() },
           reportError: (error, route) => log.error(`${route} failed: ${(error as Error)?.stack ?? String(error)}`),
         }),
       "dsh-dream: settings routes",

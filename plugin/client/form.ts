@@ -14,6 +14,8 @@ export interface FormState {
   model: string;
   baseUrl: string;
   reembedOnDimensionMismatch: boolean;
+  /** Where the local model is downloaded from (empty: the default hub). */
+  mirror: string;
   /** Typed by the user; never filled from the server (the key is write-only). */
   apiKey: string;
   removeApiKey: boolean;
@@ -28,6 +30,7 @@ export function formFromSettings(settings: Record<string, any>): FormState {
     model: embedding.model ?? "",
     baseUrl: embedding.baseUrl ?? "",
     reembedOnDimensionMismatch: embedding.reembedOnDimensionMismatch !== false,
+    mirror: embedding.mirror ?? "",
     apiKey: "",
     removeApiKey: false,
   };
@@ -44,6 +47,7 @@ export function saveBody(form: FormState): { settings: Record<string, unknown>; 
         model: form.model.trim(),
         baseUrl: form.baseUrl.trim(),
         reembedOnDimensionMismatch: form.reembedOnDimensionMismatch,
+        mirror: form.mirror.trim(),
       },
     },
   };
@@ -52,7 +56,7 @@ export function saveBody(form: FormState): { settings: Record<string, unknown>; 
   return body;
 }
 
-export type FieldName = "enabled" | "holographic" | "provider" | "model" | "apiKey" | "baseUrl" | "reembedOnDimensionMismatch" | "form";
+export type FieldName = "enabled" | "holographic" | "provider" | "model" | "apiKey" | "baseUrl" | "reembedOnDimensionMismatch" | "mirror" | "form";
 
 const FIELD_BY_PATH: Record<string, FieldName> = {
   enabled: "enabled",
@@ -61,6 +65,7 @@ const FIELD_BY_PATH: Record<string, FieldName> = {
   "embedding.model": "model",
   "embedding.baseUrl": "baseUrl",
   "embedding.reembedOnDimensionMismatch": "reembedOnDimensionMismatch",
+  "embedding.mirror": "mirror",
   "secrets.embeddingApiKey": "apiKey",
 };
 
@@ -76,4 +81,22 @@ export function issuesByField(issues: readonly FieldIssue[]): Partial<Record<Fie
 
 export function percent(current: number, total: number): number {
   return total === 0 ? 100 : Math.floor((current / total) * 100);
+}
+
+/** Which embedding fields apply to a provider: the others are hidden, not just ignored. */
+export function embeddingFields(provider: FormState["provider"]): Array<"model" | "mirror" | "apiKey" | "baseUrl" | "reembedOnDimensionMismatch"> {
+  if (provider === "off") return [];
+  if (provider === "local") return ["model", "mirror", "reembedOnDimensionMismatch"];
+  return ["model", "apiKey", "baseUrl", "reembedOnDimensionMismatch"];
+}
+
+/** What the two switches mean together, for the line under them (a key of the panel's dictionary). */
+export function captureMeaning(form: Pick<FormState, "enabled" | "holographic">): "captureOff" | "captureOffHolographicWaits" | "captureHighlights" | "captureEverything" {
+  if (!form.enabled) return form.holographic ? "captureOffHolographicWaits" : "captureOff";
+  return form.holographic ? "captureEverything" : "captureHighlights";
+}
+
+/** Bytes as a person reads them: "12.3 MB". */
+export function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

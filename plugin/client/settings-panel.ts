@@ -2,7 +2,7 @@
 // and save with the errors the routes name per field; the status block sits below.
 import * as React from "react";
 import { callRoute, type SettingsBody } from "./api";
-import { formFromSettings, issuesByField, saveBody, type FieldName, type FormState } from "./form";
+import { captureMeaning, embeddingFields, formFromSettings, issuesByField, saveBody, type FieldName, type FormState } from "./form";
 import type { Translate } from "./i18n";
 import { StatusBlock } from "./status-block";
 
@@ -18,6 +18,8 @@ export function SettingsPanel(props: { t: Translate }): React.ReactElement {
   const [errors, setErrors] = React.useState<Partial<Record<FieldName, string>>>({});
   const [save, setSave] = React.useState<Save>({ state: "idle" });
   const [advancedOpen, setAdvancedOpen] = React.useState<boolean | undefined>(undefined);
+  // Bumped by every successful save, so the status below shows what the save changed.
+  const [revision, setRevision] = React.useState(0);
 
   const accept = (body: SettingsBody) => {
     setForm(formFromSettings(body.settings));
@@ -52,6 +54,7 @@ export function SettingsPanel(props: { t: Translate }): React.ReactElement {
       accept(result.body);
       setErrors({});
       setSave({ state: "saved" });
+      setRevision((n) => n + 1);
       return;
     }
     const byField = issuesByField(result.issues);
@@ -65,14 +68,14 @@ export function SettingsPanel(props: { t: Translate }): React.ReactElement {
   const field = (name: FieldName, label: string, control: React.ReactElement, hint?: string) =>
     h(
       "div",
-      { className: "dshDream_field", "data-field": name },
+      { className: "dshDream_field", "data-field": name, key: name },
       h("label", { className: "dshDream_label" }, label, control),
       hint ? h("div", { className: "dshDream_hint" }, hint) : null,
       errors[name] ? h("div", { className: "dshDream_error", role: "alert", "data-testid": `dream-error-${name}` }, t("fieldError", { message: errors[name]! })) : null,
     );
   const checkbox = (name: "enabled" | "holographic" | "reembedOnDimensionMismatch") =>
     h("input", { type: "checkbox", "data-testid": `dream-${name}`, checked: current[name], onChange: (e: React.ChangeEvent<HTMLInputElement>) => change({ [name]: e.target.checked }) });
-  const text = (name: "model" | "baseUrl", placeholder: string) =>
+  const text = (name: "model" | "baseUrl" | "mirror", placeholder: string) =>
     h("input", { type: "text", "data-testid": `dream-${name}`, value: current[name], placeholder, spellCheck: false, onChange: (e: React.ChangeEvent<HTMLInputElement>) => change({ [name]: e.target.value }) });
 
   const keyState = current.removeApiKey ? t("apiKeyWillRemove") : load.keySet ? t("apiKeySet") : t("apiKeyNotSet");
@@ -88,6 +91,7 @@ export function SettingsPanel(props: { t: Translate }): React.ReactElement {
       h("legend", null, t("memorySection")),
       field("enabled", t("enabled"), checkbox("enabled"), t("enabledHint")),
       field("holographic", t("holographic"), checkbox("holographic"), t("holographicHint")),
+      h("div", { className: "dshDream_meaning", role: "note", "data-testid": "dream-capture-meaning" }, t(captureMeaning(current))),
     ),
     h(
       "details",
@@ -109,25 +113,33 @@ export function SettingsPanel(props: { t: Translate }): React.ReactElement {
           h("option", { value: "off" }, t("providerOff")),
         ),
       ),
-      field("model", t("model"), text("model", current.provider === "local" ? "Xenova/bge-small-zh-v1.5" : "text-embedding-3-small"), current.provider === "local" ? t("modelHintLocal") : t("modelHintOpenai")),
-      field(
-        "apiKey",
-        t("apiKey"),
-        h("input", {
-          type: "password",
-          "data-testid": "dream-apiKey",
-          value: current.apiKey,
-          autoComplete: "new-password",
-          placeholder: load.keySet ? "••••••••" : "",
-          onChange: (e: React.ChangeEvent<HTMLInputElement>) => change({ apiKey: e.target.value, removeApiKey: false }),
-        }),
-        `${keyState} ${t("apiKeyHint")}`,
-      ),
-      load.keySet && !current.removeApiKey
-        ? h("button", { type: "button", className: "dshDream_link", "data-testid": "dream-apiKey-remove", onClick: () => change({ apiKey: "", removeApiKey: true }) }, t("apiKeyRemove"))
-        : null,
-      field("baseUrl", t("baseUrl"), text("baseUrl", "https://api.openai.com/v1"), t("baseUrlHint")),
-      field("reembedOnDimensionMismatch", t("reembed"), checkbox("reembedOnDimensionMismatch"), t("reembedHint")),
+      ...embeddingFields(current.provider).map((name) => {
+        if (name === "model") return field("model", t("model"), text("model", current.provider === "local" ? "Xenova/bge-small-zh-v1.5" : "text-embedding-3-small"), current.provider === "local" ? t("modelHintLocal") : t("modelHintOpenai"));
+        if (name === "mirror") return field("mirror", t("mirror"), text("mirror", "https://huggingface.co/"), t("mirrorHint"));
+        if (name === "baseUrl") return field("baseUrl", t("baseUrl"), text("baseUrl", "https://api.openai.com/v1"), t("baseUrlHint"));
+        if (name === "reembedOnDimensionMismatch") return field("reembedOnDimensionMismatch", t("reembed"), checkbox("reembedOnDimensionMismatch"), t("reembedHint"));
+        return h(
+          React.Fragment,
+          { key: "apiKey" },
+          field(
+            "apiKey",
+            t("apiKey"),
+            h("input", {
+              type: "password",
+              "data-testid": "dream-apiKey",
+              value: current.apiKey,
+              autoComplete: "new-password",
+              placeholder: load.keySet ? "••••••••" : "",
+              onChange: (e: React.ChangeEvent<HTMLInputElement>) => change({ apiKey: e.target.value, removeApiKey: false }),
+            }),
+            `${keyState} ${t("apiKeyHint")}`,
+          ),
+          load.keySet && !current.removeApiKey
+            ? h("button", { type: "button", className: "dshDream_link", "data-testid": "dream-apiKey-remove", onClick: () => change({ apiKey: "", removeApiKey: true }) }, t("apiKeyRemove"))
+            : null,
+        );
+      }),
+      current.provider === "off" ? h("div", { className: "dshDream_hint", "data-testid": "dream-provider-off-hint" }, t("providerOffHint")) : null,
     ),
     h(
       "div",
@@ -137,7 +149,7 @@ export function SettingsPanel(props: { t: Translate }): React.ReactElement {
       save.state === "failed" ? h("span", { className: "dshDream_error", role: "alert", "data-testid": "dream-save-failed" }, t("saveFailed", { message: save.message })) : null,
       errors.form ? h("span", { className: "dshDream_error" }, errors.form) : null,
     ),
-    h(StatusBlock, { t }),
+    h(StatusBlock, { t, revision }),
   );
 }
 
@@ -156,6 +168,10 @@ const CSS = `
 .dshDream button.dshDream_link{border:none;background:none;padding:0;text-decoration:underline;font-size:12.5px}
 .dshDream dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}.dshDream dt{color:var(--dsw-alias-label-secondary,#6e6e73)}.dshDream dd{margin:0}
 .dshDream progress{width:100%;height:10px}
+.dshDream_meaning{margin:6px 0 2px;font-size:12.5px;padding:6px 10px;border-radius:6px;background:var(--dsw-alias-fill-secondary,#f2f2f7)}
+.dshDream details.dshDream_detail{border:none;padding:0;margin:2px 0}.dshDream details.dshDream_detail summary{font-weight:400;font-size:12px;color:var(--dsw-alias-label-secondary,#6e6e73)}
+.dshDream details.dshDream_detail pre{white-space:pre-wrap;font-size:12px;margin:4px 0}
+.dshDream button:disabled{opacity:.5;cursor:default}
 `;
 
 function PanelStyle(): React.ReactElement {

@@ -1,12 +1,16 @@
-// The status block of the settings panel (bridge and Chroma health, memories, index coverage,
-// last recall) and the re-embed action, whose progress is polled from the plugin's route.
+// The status block of the settings panel (bridge and Chroma health, memories, index coverage, the
+// local model with its Download button, last recall), and the re-embed action. Download and
+// re-embedding progress are polled from the plugin's routes. Every state and error is worded in the
+// panel's language; a raw detail from the bridge is folded away under "Details".
 import * as React from "react";
 import { callRoute } from "./api";
-import { percent } from "./form";
+import { megabytes, percent } from "./form";
 import type { Translate } from "./i18n";
 
 const h = React.createElement;
 const POLL_MS = 1000;
+// A download reports its bytes often; the panel asks a little more often than once a second.
+const DOWNLOAD_POLL_MS = 400;
 
 interface Coverage {
   records: number;
@@ -15,23 +19,40 @@ interface Coverage {
 
 type Reembed = { state: "idle" } | { state: "running"; coverage?: Coverage } | { state: "done" } | { state: "failed"; message: string };
 
-export function StatusBlock(props: { t: Translate }): React.ReactElement {
-  const { t } = props;
+/** The plugin's /model answer (plugin/model-download.ts). */
+export interface ModelStatus {
+  state: "not_local" | "not_downloaded" | "checking" | "downloading" | "verifying" | "ready" | "failed";
+  model?: string;
+  source?: string;
+  partial_bytes?: number;
+  bytes_done?: number;
+  bytes_total?: number | null;
+  reason?: string;
+  message?: string;
+}
+
+const BUSY = new Set(["checking", "downloading", "verifying"]);
+
+export function StatusBlock(props: { t: Translate; revision: number }): React.ReactElement {
+  const { t, revision } = props;
   const [status, setStatus] = React.useState<Record<string, any> | undefined>(undefined);
   const [error, setError] = React.useState<string | undefined>(undefined);
   const [reembed, setReembed] = React.useState<Reembed>({ state: "idle" });
+  const [model, setModel] = React.useState<ModelStatus | undefined>(undefined);
+  const [downloadError, setDownloadError] = React.useState<string | undefined>(undefined);
 
   const refresh = React.useCallback(async () => {
     const result = await callRoute<Record<string, any>>("GET", "/status");
     if (result.ok) {
       setStatus(result.body);
+      setModel(result.body.plugin?.model);
       setError(undefined);
     } else setError(result.message || result.code);
   }, []);
 
   React.useEffect(() => {
     void refresh();
-  }, [refresh]);
+  }, [refresh, revision]);
 
   React.useEffect(() => {
     if (reembed.state !== "running") return;
@@ -40,7 +61,7 @@ export function StatusBlock(props: { t: Translate }): React.ReactElement {
       const result = await callRoute<{ embedding: { coverage?: Coverage; state?: string; message?: string } | null }>("GET", "/reembed");
       if (!live) return;
       const coverage = result.ok ? result.body.embedding?.coverage : undefined;
-      if (!result.ok) setReembed({ state: "failed", message: result.message || result.code });
+      if (!result.ok) setReembed({ state: "failed", message: errorText(t, result.code, result.message) });
       else if (coverage && coverage.current_vectors >= coverage.records) {
         setReembed({ state: "done" });
         void refresh();
@@ -50,27 +71,61 @@ export function StatusBlock(props: { t: Translate }): React.ReactElement {
       live = false;
       clearInterval(timer);
     };
-  }, [reembed.state, refresh]);
+  }, [reembed.state, refresh, t]);
+
+  // After a save the bridge restarts and the model loads: keep the status current until that settles.
+  const settling = status !== undefined && status.plugin?.enabled === true && (status.bridge?.available === false || status.bridge?.embedding?.state === "opening");
+  React.useEffect(() => {
+    if (!settling) return;
+    const timer = setTimeout(() => void refresh(), POLL_MS);
+    return () => clearTimeout(timer);
+  }, [settling, status, refresh]);
+
+  const downloading = model !== undefined && BUSY.has(model.state);
+  React.useEffect(() => {
+    if (!downloading) return;
+    let live = true;
+    const timer = setInterval(async () => {
+      const result = await callRoute<ModelStatus>("GET", "/model");
+      if (!live || !result.ok) return;
+      setModel(result.body);
+      if (!BUSY.has(result.body.state)) void refresh();
+    }, DOWNLOAD_POLL_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [downloading, refresh]);
 
   const startReembed = async () => {
     setReembed({ state: "running" });
     const result = await callRoute<{ coverage?: Coverage }>("POST", "/reembed", {});
-    if (!result.ok) {
-      const known = t(`errors.${result.code}`);
-      setReembed({ state: "failed", message: known === `errors.${result.code}` ? result.message : `${known} ${result.message}` });
-    } else setReembed({ state: "running", coverage: result.body.coverage });
+    if (!result.ok) setReembed({ state: "failed", message: errorText(t, result.code, result.message) });
+    else setReembed({ state: "running", coverage: result.body.coverage });
   };
 
+  const startDownload = async () => {
+    setDownloadError(undefined);
+    const result = await callRoute<ModelStatus>("POST", "/model", {});
+    if (result.ok) setModel(result.body);
+    else setDownloadError(errorText(t, result.code, result.message));
+  };
+
+  const enabled = status?.plugin?.enabled === true;
+  const embedding = status?.bridge?.embedding;
+  const reembedBlocked = !enabled ? t("reembedNeedsMemory") : embedding && embedding.state !== "ready" ? t("reembedNeedsModel") : undefined;
   return h(
     "section",
     { className: "dshDream_status", "data-testid": "dream-status" },
     h("h3", null, t("statusSection"), " ", h("button", { type: "button", className: "dshDream_link", onClick: () => void refresh(), "data-testid": "dream-refresh" }, t("refresh"))),
     error ? h("div", { className: "dshDream_error", role: "alert" }, t("networkError", { message: error })) : null,
     status ? h(StatusFacts, { t, status }) : null,
+    model && model.state !== "not_local" ? h(ModelSection, { t, model, onDownload: () => void startDownload(), error: downloadError }) : null,
     h(
       "div",
       { className: "dshDream_actions" },
-      h("button", { type: "button", "data-testid": "dream-reembed", disabled: reembed.state === "running", onClick: () => void startReembed() }, t("reembedAction")),
+      h("button", { type: "button", "data-testid": "dream-reembed", disabled: reembed.state === "running" || status === undefined || reembedBlocked !== undefined, onClick: () => void startReembed() }, t("reembedAction")),
+      status && reembedBlocked ? h("span", { className: "dshDream_hint", "data-testid": "dream-reembed-blocked" }, reembedBlocked) : null,
     ),
     h(ReembedProgress, { t, reembed }),
   );
@@ -85,19 +140,79 @@ function StatusFacts(props: { t: Translate; status: Record<string, any> }): Reac
   const embedding = bridge.embedding;
   const coverage = embedding?.coverage;
   const last = plugin.last_recall;
-  const rows: Array<[string, string, string]> = [
-    ["bridge", t("bridge"), up ? t("bridgeRunning", { pid: bridge.bridge.pid }) : t("bridgeDown", { reason: bridge.reason ?? "?" })],
+  const rows: Array<[string, string, React.ReactNode]> = [
+    ["memory", t("memoryState"), plugin.enabled ? (plugin.holographic ? t("memoryOnHolographic") : t("memoryOnHighlights")) : t("memoryOff")],
+    ["bridge", t("bridge"), up ? t("bridgeRunning", { pid: bridge.bridge.pid }) : plugin.enabled ? h(Folded, { t, text: t("bridgeDown"), detail: bridge.reason }) : t("bridgeIdle")],
   ];
   if (up) {
     rows.push(["chroma", t("chroma"), !chroma || chroma.mode === "off" ? t("chromaOff") : chroma.healthy ? t("chromaHealthy", { mode: chroma.mode }) : t("chromaUnhealthy", { mode: chroma.mode })]);
     rows.push(["records", t("records"), String(bridge.records ?? 0)]);
-    if (coverage) rows.push(["coverage", t("coverage"), t("coverageValue", { current: coverage.current_vectors, records: coverage.records, percent: percent(coverage.current_vectors, coverage.records) })]);
-    if (embedding) rows.push(["embedder", t("embedder"), t("embedderValue", { provider: embedding.provider, model: embedding.model, state: embedding.message ? `${embedding.state} — ${embedding.message}` : embedding.state })]);
+    if (coverage) rows.push(["coverage", t("coverage"), coverage.records === 0 ? t("coverageEmpty") : t("coverageValue", { current: coverage.current_vectors, records: coverage.records, percent: percent(coverage.current_vectors, coverage.records) })]);
+    if (embedding) {
+      const state = t(`embedderStates.${embedding.state}`);
+      const why = embedding.reason ? t(`fallbackReasons.${embedding.reason}`) : undefined;
+      rows.push(["embedder", t("embedder"), h(Folded, { t, text: t("embedderValue", { provider: t(`providers.${embedding.provider}`), model: embedding.model, state: why ? `${state} — ${why}` : state }), detail: embedding.message ?? undefined })]);
+    }
   }
   rows.push(["last-recall", t("lastFallback"), !last ? t("lastFallbackNone") : last.fallback_reason ? t("lastRecallFallback", { reason: t(`fallbackReasons.${last.fallback_reason}`) }) : t("lastRecallHybrid")]);
   const capture = plugin.capture;
   if (capture) rows.push(["capture", t("capture"), t("captureValue", { written: capture.written, pending: capture.pending, dropped: capture.dropped })]);
   return h("dl", null, ...rows.flatMap(([id, label, value]) => [h("dt", { key: `${id}-t` }, label), h("dd", { key: `${id}-d`, "data-testid": `dream-status-${id}` }, value)]));
+}
+
+function ModelSection(props: { t: Translate; model: ModelStatus; onDownload(): void; error?: string }): React.ReactElement {
+  const { t, model, onDownload, error } = props;
+  const busy = BUSY.has(model.state);
+  const host = model.source ? hostOf(model.source) : "";
+  let line: React.ReactNode;
+  if (model.state === "ready") line = t("modelReady", { model: model.model ?? "" });
+  else if (model.state === "not_downloaded") line = t("modelNotDownloaded", { model: model.model ?? "" });
+  else if (model.state === "failed") line = h(Folded, { t, text: t(`downloadFailed.${model.reason}`, { host }), detail: model.message });
+  else if (model.state === "checking") line = t("modelChecking", { host });
+  else if (model.state === "verifying") line = t("modelVerifying");
+  else line = null;
+  const partial = model.partial_bytes ?? 0;
+  const label = model.state === "failed" ? (partial > 0 ? t("downloadResume", { done: megabytes(partial) }) : t("downloadRetry")) : partial > 0 ? t("downloadResume", { done: megabytes(partial) }) : t("downloadAction");
+  return h(
+    "div",
+    { className: "dshDream_model", "data-testid": "dream-local-model" },
+    h("h3", null, t("modelSection")),
+    h("div", { "data-testid": "dream-model-state" }, line),
+    model.state === "downloading" ? h(DownloadProgress, { t, model }) : null,
+    model.state === "ready" || busy
+      ? null
+      : h(
+          "div",
+          { className: "dshDream_actions" },
+          h("button", { type: "button", "data-testid": "dream-download", onClick: onDownload }, label),
+          h("span", { className: "dshDream_hint" }, t("downloadHint", { host })),
+        ),
+    error ? h("div", { className: "dshDream_error", role: "alert", "data-testid": "dream-download-error" }, error) : null,
+  );
+}
+
+function DownloadProgress(props: { t: Translate; model: ModelStatus }): React.ReactElement {
+  const { t, model } = props;
+  const done = model.bytes_done ?? 0;
+  const total = model.bytes_total ?? null;
+  const value = total ? Math.floor((done / total) * 100) : undefined;
+  return h(
+    "div",
+    { "data-testid": "dream-model-progress" },
+    h("progress", value === undefined ? {} : { max: 100, value }),
+    h("div", null, total ? t("downloadProgress", { done: megabytes(done), total: megabytes(total), percent: value ?? 0 }) : t("downloadProgressUnknown", { done: megabytes(done) })),
+  );
+}
+
+/** A sentence in the panel's language, with the raw detail (often English, from the bridge) folded under it. */
+function Folded(props: { t: Translate; text: string; detail?: string }): React.ReactElement {
+  const { t, text, detail } = props;
+  return h(
+    React.Fragment,
+    null,
+    text,
+    detail ? h("details", { className: "dshDream_detail" }, h("summary", null, t("details")), h("pre", null, detail)) : null,
+  );
 }
 
 function ReembedProgress(props: { t: Translate; reembed: Reembed }): React.ReactElement | null {
@@ -114,4 +229,19 @@ function ReembedProgress(props: { t: Translate; reembed: Reembed }): React.React
     h("progress", { max: 100, value }),
     h("div", null, t("reembedProgress", { current: coverage.current_vectors, records: coverage.records, percent: value })),
   );
+}
+
+/** A known code in the panel's language, followed by the server's own words. */
+export function errorText(t: Translate, code: string, message: string): string {
+  const known = t(`errors.${code}`);
+  if (code === "NETWORK") return t("networkError", { message });
+  return known === `errors.${code}` ? message : `${known} ${message}`;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }

@@ -1,4 +1,5 @@
-// The plugin's HTTP routes on the host's web server (settings, status, re-embedding), each behind
+// The plugin's HTTP routes on the host's web server (settings, status, re-embedding, the local
+// model's download), each behind
 // the fence, and the one disposer that takes them all down. Handlers never throw into the host;
 // every answer is JSON, never cached or sniffed, with secrets redacted.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
@@ -24,6 +25,8 @@ export interface RouteDeps {
   /** May throw DreamError (e.g. REEMBED_REFUSED); it is answered with its code's HTTP status. */
   reembed(): Promise<Record<string, unknown>>;
   reembedProgress(): Promise<Record<string, unknown>>;
+  /** The local model's state, and starting its download (an explicit action; may throw DreamError). */
+  model: { status(): unknown; download(): unknown };
   /** Hears failures a caller only sees as INTERNAL; wire it to the host logger. Default: stderr. */
   reportError?(error: unknown, route: string): void;
 }
@@ -56,8 +59,15 @@ export function registerRoutes(webServer: WebServerService, deps: RouteDeps): ()
     "/reembed": {
       GET: async () => ({ status: 200, body: await deps.reembedProgress() }),
       POST: async (req) => {
-        await readEmptyBody(req);
+        await readEmptyBody(req, "re-embedding");
         return { status: 202, body: await deps.reembed() };
+      },
+    },
+    "/model": {
+      GET: async () => ({ status: 200, body: deps.model.status() }),
+      POST: async (req) => {
+        await readEmptyBody(req, "a model download");
+        return { status: 202, body: deps.model.download() };
       },
     },
   };
@@ -144,12 +154,12 @@ function configRefusal(error: ConfigError): Answer {
   return { status: 400, body: { error: refusal.toJSON(), issues } };
 }
 
-// Re-embedding takes no options, but still demands a JSON `{}`: a JSON content type cannot be
-// sent cross-origin without a preflight, which is never answered, so no page can start the job.
-async function readEmptyBody(req: IncomingMessage): Promise<void> {
+// Re-embedding and a download take no options, but still demand a JSON `{}`: a JSON content type
+// cannot be sent cross-origin without a preflight, which is never answered, so no page can start them.
+async function readEmptyBody(req: IncomingMessage, what: string): Promise<void> {
   const body = await readJsonBody(req);
   const [key] = Object.keys(body);
-  if (key !== undefined) throw new DreamError("INVALID_FIELD", `unknown field ${JSON.stringify(key.slice(0, 60))}; re-embedding takes an empty object {}`, { field: key });
+  if (key !== undefined) throw new DreamError("INVALID_FIELD", `unknown field ${JSON.stringify(key.slice(0, 60))}; ${what} takes an empty object {}`, { field: key });
 }
 
 function disposeAll(disposers: Disposer[]): void {

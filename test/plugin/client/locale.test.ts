@@ -49,6 +49,13 @@ describe("the panel's locales", () => {
     for (const reason of ["runtime_missing", "model_not_cached", "index_not_current", "provider_error"]) {
       expect(translator("en")(`fallbackReasons.${reason}`)).not.toBe(`fallbackReasons.${reason}`);
     }
+    // Every reason a model download can fail with (bridge/embed/download-model.ts), and every embedder state and provider.
+    const source = fs.readFileSync(path.resolve(CLIENT_DIR, "..", "..", "bridge", "embed", "download-model.ts"), "utf8");
+    const reasons = [...(/export type DownloadFailure = ([^;]+);/.exec(source)![1].matchAll(/"(\w+)"/g))].map((m) => m[1]!);
+    expect(reasons.length).toBeGreaterThan(6);
+    for (const key of [...reasons.map((r) => `downloadFailed.${r}`), "downloadFailed.invalid", ...["off", "opening", "ready", "unavailable", "refused"].map((s) => `embedderStates.${s}`), ...["local", "openai_compatible", "off"].map((p) => `providers.${p}`)]) {
+      for (const lang of ["en", "zh"] as const) expect([lang, key, translator(lang)(key) === key]).toEqual([lang, key, false]);
+    }
   });
 
   it("fills placeholders, falls back to English for a missing word, and maps host locale ids to en or zh", () => {

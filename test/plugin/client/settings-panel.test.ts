@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Page, Response } from "playwright-core";
 import { BridgeClient } from "../../../bridge/client/bridge-client";
+import { startHub, type Hub } from "../../embed/hub-server";
 import { writeTinyModel } from "../../embed/tiny-model";
 import { tempDir } from "../../store/helpers";
 import { bridgeClient, stopPluginBridge, waitFor } from "../plugin-helpers";
@@ -101,8 +102,12 @@ describe("the settings panel in DSH's web UI", () => {
     await page.getByTestId("dream-enabled").check();
     await page.getByTestId("dream-holographic").check();
     await openAdvanced(page);
-    await page.getByTestId("dream-provider").selectOption("off");
     await page.getByTestId("dream-reembedOnDimensionMismatch").uncheck();
+    await page.getByTestId("dream-provider").selectOption("off");
+    // Fields that do not apply to a provider are hidden: nothing to fill for "off".
+    await page.getByTestId("dream-provider-off-hint").waitFor();
+    await expect(page.getByTestId("dream-model").count()).resolves.toBe(0);
+    await expect(page.getByTestId("dream-reembedOnDimensionMismatch").count()).resolves.toBe(0);
     await page.getByTestId("dream-save").click();
     await page.getByTestId("dream-saved").waitFor();
 
@@ -111,12 +116,11 @@ describe("the settings panel in DSH's web UI", () => {
     await expect(page.getByTestId("dream-enabled").isChecked()).resolves.toBe(true);
     await expect(page.getByTestId("dream-holographic").isChecked()).resolves.toBe(true);
     await expect(page.getByTestId("dream-provider").inputValue()).resolves.toBe("off");
-    await expect(page.getByTestId("dream-reembedOnDimensionMismatch").isChecked()).resolves.toBe(false);
     const saved = JSON.parse(fs.readFileSync(path.join(world.dataDir, "settings.json"), "utf8"));
     expect(saved.settings).toEqual({
       enabled: true,
       holographic: true,
-      embedding: { provider: "off", model: "", baseUrl: "", reembedOnDimensionMismatch: false },
+      embedding: { provider: "off", model: "", baseUrl: "", reembedOnDimensionMismatch: false, mirror: "" },
     });
 
     await world.host.createAgent("s-1");
@@ -147,7 +151,7 @@ describe("the settings panel in DSH's web UI", () => {
 
   it("takes an API key write-only: it never appears in the page or in any response", async () => {
     const secret = "sk-browser-secret-5150";
-    world = await startPanelWorld({ enabled: true, embedding: { provider: "off" } });
+    world = await startPanelWorld({ enabled: true, embedding: { provider: "openai_compatible", model: "text-embedding-3-small", baseUrl: "http://127.0.0.1:9/v1" } });
     const page = await openPanel(world);
     const bodies: string[] = [];
     page.on("response", (response: Response) => void response.text().then((text) => bodies.push(text), () => undefined));
@@ -193,5 +197,96 @@ describe("the settings panel in DSH's web UI", () => {
     await page.getByTestId("dream-reembed-done").waitFor({ timeout: 60_000 });
     const status = await client().call<any>("status", {});
     expect(status.embedding).toMatchObject({ model: LARGE, dim: 48, coverage: { records: 1502, current_vectors: 1502 } });
+  });
+});
+
+describe("downloading the local model from the settings panel", () => {
+  const HUB_MODEL = "hub-org/tiny-panel";
+  let world: PanelWorld | undefined;
+  let hub: Hub;
+  let served: string;
+
+  beforeAll(() => {
+    served = writeTinyModel(tempDir("panel-hub-"), HUB_MODEL, 32, 5).folder;
+  });
+  beforeEach(async () => {
+    hub = await startHub(HUB_MODEL, served);
+  });
+  afterEach(async () => {
+    await hub.close();
+    if (!world) return;
+    await world.close();
+    await stopPluginBridge(world.dataDir);
+    world = undefined;
+  });
+
+  const onnxBytes = () => fs.statSync(path.join(served, "onnx", "model_quantized.onnx")).size;
+  const installed = (dataDir: string) => path.join(dataDir, "models", ...HUB_MODEL.split("/"));
+
+  it("shows the model as not downloaded, downloads it on the button with progress in MB and %, then shows it ready; memory stays off and no bridge starts", async () => {
+    world = await startPanelWorld({ enabled: false, embedding: { provider: "local", model: HUB_MODEL, mirror: hub.url } });
+    // About two seconds for the whole model, so the progress can be watched.
+    hub.throttle = Math.ceil(onnxBytes() / 2);
+    const page = await openPanel(world, "en");
+    const state = page.getByTestId("dream-model-state");
+    await waitFor(() => state.textContent(), (text) => text === `${HUB_MODEL} is not downloaded: recall uses keywords only until it is.`);
+    await expect(page.getByTestId("dream-status-memory").textContent()).resolves.toBe("off — nothing is stored or recalled");
+    await expect(page.getByTestId("dream-reembed").isDisabled()).resolves.toBe(true);
+    await page.getByTestId("dream-download").click();
+
+    const progress = page.getByTestId("dream-model-progress");
+    await waitFor(() => progress.textContent(), (text) => /^Downloading: \d+\.\d MB of \d+\.\d MB \((\d|[1-9]\d)%\)$/.test(text ?? ""), 20_000);
+    await page.screenshot({ path: path.join(SHOT_DIR, "model-download-en.png"), fullPage: true });
+    await waitFor(() => state.textContent(), (text) => text === `${HUB_MODEL} is downloaded and ready.`, 30_000);
+    await expect(page.getByTestId("dream-download").count()).resolves.toBe(0);
+    for (const file of ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model_quantized.onnx"]) {
+      expect(fs.readFileSync(path.join(installed(world.dataDir), file)).equals(fs.readFileSync(path.join(served, file)))).toBe(true);
+    }
+    expect(fs.existsSync(path.join(world.dataDir, "bridge.json"))).toBe(false);
+  });
+
+  it("in Chinese: a 404 is a clear error with the detail folded, and a broken transfer resumes from the button", async () => {
+    world = await startPanelWorld({ enabled: false, embedding: { provider: "local", model: "hub-org/absent", mirror: hub.url } });
+    const host = new URL(hub.url).host;
+    const page = await openPanel(world, "zh");
+    const state = page.getByTestId("dream-model-state");
+    await page.getByTestId("dream-download").click();
+    await waitFor(() => state.textContent(), (text) => text?.startsWith(`${host} 上没有这个模型（HTTP 404）。请检查模型名或镜像地址。`) === true);
+    await state.locator("summary").click();
+    await expect(state.locator("pre").textContent()).resolves.toContain("HTTP 404 (no such file for this model)");
+    await expect(page.getByTestId("dream-download").textContent()).resolves.toBe("重试");
+
+    // The right model now, but the connection breaks halfway through the model file.
+    const settings = await page.evaluate(async (mirror) => {
+      const response = await fetch("/_dsh/holo-memory/settings", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ settings: { embedding: { model: "hub-org/tiny-panel", mirror } } }) });
+      return response.status;
+    }, hub.url);
+    expect(settings).toBe(200);
+    hub.cutAfter.set("onnx/model_quantized.onnx", Math.floor(onnxBytes() / 2));
+    await page.getByTestId("dream-refresh").click();
+    await waitFor(() => page.getByTestId("dream-download").textContent(), (text) => text === "下载模型");
+    await page.getByTestId("dream-download").click();
+    await waitFor(() => state.textContent(), (text) => text?.startsWith(`与 ${host} 的连接中断。请重试：下载会从中断处继续。`) === true, 20_000);
+    const resume = page.getByTestId("dream-download");
+    await waitFor(() => resume.textContent(), (text) => /^继续下载（已有 \d+\.\d MB）$/.test(text ?? ""));
+    expect(fs.existsSync(installed(world.dataDir))).toBe(false);
+    hub.requests.length = 0;
+    await resume.click();
+    await waitFor(() => state.textContent(), (text) => text === `${HUB_MODEL} 已下载，可以使用。`, 30_000);
+    expect(hub.requests.filter((request) => request.startsWith("GET /cdn/"))).toEqual([expect.stringMatching(/ bytes=\d+-$/)]);
+    expect(fs.readFileSync(path.join(installed(world.dataDir), "onnx", "model_quantized.onnx")).equals(fs.readFileSync(path.join(served, "onnx", "model_quantized.onnx")))).toBe(true);
+    await page.screenshot({ path: path.join(SHOT_DIR, "model-ready-zh.png"), fullPage: true });
+  });
+
+  it("refuses a file whose checksum does not match, deletes it and installs nothing", async () => {
+    world = await startPanelWorld({ enabled: false, embedding: { provider: "local", model: HUB_MODEL, mirror: hub.url } });
+    hub.wrongHash.add("tokenizer.json");
+    const page = await openPanel(world, "zh");
+    await page.getByTestId("dream-download").click();
+    const state = page.getByTestId("dream-model-state");
+    await waitFor(() => state.textContent(), (text) => text?.startsWith("有文件与校验值不符，已删除，不会被使用。请重试，或换一个镜像。") === true, 20_000);
+    expect(fs.existsSync(installed(world.dataDir))).toBe(false);
+    const partial = path.join(world.dataDir, "models", "hub-org", ".tiny-panel.partial");
+    expect(fs.existsSync(path.join(partial, "tokenizer.json"))).toBe(false);
   });
 });

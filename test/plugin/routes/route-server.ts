@@ -100,6 +100,7 @@ export async function startRoutes(): Promise<RouteHarness> {
     status: () => (calls.push("status"), script.status()),
     reembed: () => (calls.push("reembed"), script.reembed()),
     reembedProgress: async () => (calls.push("reembedProgress"), { running: true, done: 1, total: 3 }),
+    model: { status: () => (calls.push("modelStatus"), { state: "not_downloaded" }), download: () => (calls.push("modelDownload"), { state: "checking" }) },
     reportError: (error, route) => script.report(error, route),
   });
   const server = await startServer(web);

@@ -40,6 +40,16 @@ describe("plugin routes: happy paths", () => {
     expect(h.calls).toEqual(["reembed"]);
   });
 
+  it("answers GET model with the local model's state, and starts its download on POST with an empty object (202)", async () => {
+    expect((await request(h.port, { path: `${SETTINGS.replace("/settings", "/model")}` })).body).toEqual({ state: "not_downloaded" });
+    const started = await postJson(h.port, SETTINGS.replace("/settings", "/model"), {});
+    expect([started.status, started.body]).toEqual([202, { state: "checking" }]);
+    const refused = await postJson(h.port, SETTINGS.replace("/settings", "/model"), { mirror: "https://evil.example/" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "INVALID_FIELD", field: "mirror" });
+    expect(h.calls).toEqual(["modelStatus", "modelDownload"]);
+  });
+
   it("answers GET reembed with the progress of the re-embedding job", async () => {
     const answer = await request(h.port, { path: REEMBED });
     expect(answer.status).toBe(200);
@@ -87,7 +97,7 @@ describe("plugin routes: secrets and lifecycle", () => {
   });
 
   it("removes every route with the one disposer, after which the paths answer 404", async () => {
-    expect([...h.web.routes.keys()].sort()).toEqual([REEMBED, SETTINGS, STATUS]);
+    expect([...h.web.routes.keys()].sort()).toEqual([SETTINGS.replace("/settings", "/model"), REEMBED, SETTINGS, STATUS]);
     h.dispose();
     expect(h.web.routes.size).toBe(0);
     expect((await request(h.port, { path: STATUS })).status).toBe(404);
@@ -99,7 +109,7 @@ describe("plugin routes: secrets and lifecycle", () => {
     const other = new ExactWebServer();
     other.register({ kind: "exact", path: STATUS, handler: () => undefined });
     const idle = async () => ({});
-    const deps = { settings: new MemorySettings(), status: idle, reembed: idle, reembedProgress: idle };
+    const deps = { settings: new MemorySettings(), status: idle, reembed: idle, reembedProgress: idle, model: { status: () => ({}), download: () => ({}) } };
     expect(() => registerRoutes(other, deps)).toThrow(`a route is already registered at exact ${STATUS}`);
     expect([...other.routes.keys()]).toEqual([STATUS]);
   });

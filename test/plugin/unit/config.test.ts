@@ -2,7 +2,7 @@ import { ANCHOR_TOKEN_CAP, Config, ConfigError, DEFAULT_CONFIG, parseConfig, unw
 import { estimateTokens } from "../../../plugin/recall/token-count";
 
 const ROOT_KEYS = "enabled, holographic, dataDir, embedding, recall, anchors";
-const EMBEDDING_KEYS = "provider, model, baseUrl, apiKeyEnv, reembedOnDimensionMismatch";
+const EMBEDDING_KEYS = "provider, model, baseUrl, apiKeyEnv, reembedOnDimensionMismatch, mirror";
 const RECALL_KEYS = "topK, maxTokens, timeBudgetMs";
 
 /** A volatile wrapper whose `get` lives on the prototype (a class instance with no own keys). */
@@ -107,6 +107,16 @@ describe("validateConfig issues", () => {
 });
 
 describe("validateConfig embedding rules", () => {
+  it.each(["https://hf-mirror.com/", "http://127.0.0.1:9000"])("accepts the download mirror %s", (mirror) => {
+    expect(validateConfig({ embedding: { mirror } })).toEqual({ value: { ...DEFAULT_CONFIG, embedding: { ...DEFAULT_CONFIG.embedding, mirror } } });
+  });
+
+  it("refuses a mirror that is not an http(s) URL, naming the field and an example", () => {
+    expect(validateConfig({ embedding: { mirror: "hf-mirror.com" } })).toEqual({
+      issues: [{ path: ["embedding", "mirror"], message: 'must be empty or an http:// or https:// URL of a model hub mirror, e.g. https://hf-mirror.com/ (got "hf-mirror.com")' }],
+    });
+  });
+
   it("requires a model and a baseUrl when the provider is openai_compatible", () => {
     expect(validateConfig({ embedding: { provider: "openai_compatible" } })).toEqual({
       issues: [
@@ -132,7 +142,7 @@ describe("validateConfig embedding rules", () => {
   );
 
   it.each(["https://api.example.com/v1", "http://127.0.0.1:8080/v1"])("accepts openai_compatible with a model and the baseUrl %s", (baseUrl) => {
-    const embedding = { provider: "openai_compatible" as const, model: "text-embedding-3-small", baseUrl, apiKeyEnv: "OPENAI_API_KEY", reembedOnDimensionMismatch: false };
+    const embedding = { provider: "openai_compatible" as const, model: "text-embedding-3-small", baseUrl, apiKeyEnv: "OPENAI_API_KEY", reembedOnDimensionMismatch: false, mirror: "" };
     expect(validateConfig({ embedding })).toEqual({ value: { ...DEFAULT_CONFIG, embedding } });
   });
 
