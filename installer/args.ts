@@ -8,6 +8,10 @@ export interface InstallOptions {
   removeData: boolean;
   json: boolean;
   help: boolean;
+  /** After the install, fetch the local embedding model with the installed CLI. */
+  downloadModel: boolean;
+  /** With --download-model: a hub mirror speaking Hugging Face's file protocol. */
+  mirror?: string;
   profile?: string;
   dshHome?: string;
   bundle?: string;
@@ -21,6 +25,10 @@ Usage: node install.cjs [options]
   --dsh-home <dir>   DSH home (default: $DSH_HOME, else ~/.dsh)
   --uninstall        remove dsh-dream from the profile; memory data is kept
   --remove-data      with --uninstall: also delete the memory data (<dsh home>/dsh-dream)
+  --download-model   after installing, download the local embedding model (about 25 MB; it can
+                     also be done later from Settings > DSH-DREAM or with \`dsh-dream download-model\`)
+  --mirror <url>     with --download-model: a mirror of the Hugging Face hub (default: HF_ENDPOINT,
+                     else https://huggingface.co/)
   --bundle <dir>     the bundle folder to install (default: ../bundle next to install.cjs)
   --json             print the report as one JSON object
   --help             print this help
@@ -32,11 +40,11 @@ Environment: DSH_HOME (the DSH home when --dsh-home is not given);
 Exit codes: 0 done (or nothing to do), 1 failed and rolled back, 2 bad arguments.
 `;
 
-const FLAGS = { "--force": "force", "--uninstall": "uninstall", "--remove-data": "removeData", "--json": "json", "--help": "help", "-h": "help" } as const;
-const VALUED = { "--profile": "profile", "--dsh-home": "dshHome", "--bundle": "bundle" } as const;
+const FLAGS = { "--force": "force", "--uninstall": "uninstall", "--remove-data": "removeData", "--download-model": "downloadModel", "--json": "json", "--help": "help", "-h": "help" } as const;
+const VALUED = { "--profile": "profile", "--dsh-home": "dshHome", "--bundle": "bundle", "--mirror": "mirror" } as const;
 
 export function parseInstallArgs(argv: readonly string[]): InstallOptions {
-  const options: InstallOptions = { force: false, uninstall: false, removeData: false, json: false, help: false };
+  const options: InstallOptions = { force: false, uninstall: false, removeData: false, downloadModel: false, json: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inlineValue] = splitInline(argv[i]);
     if (flag in FLAGS && inlineValue === undefined) {
@@ -54,6 +62,11 @@ export function parseInstallArgs(argv: readonly string[]): InstallOptions {
   }
   if (options.removeData && !options.uninstall) {
     throw new InstallError("BAD_ARGUMENTS", "--remove-data only works together with --uninstall (installing never deletes memory data)");
+  }
+  if (options.downloadModel && options.uninstall) throw new InstallError("BAD_ARGUMENTS", "--download-model goes with an install, not with --uninstall");
+  if (options.mirror !== undefined && !options.downloadModel) throw new InstallError("BAD_ARGUMENTS", "--mirror only works together with --download-model");
+  if (options.mirror !== undefined && !/^https?:\/\/[^\s]+$/.test(options.mirror)) {
+    throw new InstallError("BAD_ARGUMENTS", `--mirror must be an http:// or https:// URL such as https://hf-mirror.com/, not ${JSON.stringify(options.mirror)}`);
   }
   if (options.profile !== undefined && !isPlainName(options.profile)) {
     throw new InstallError("BAD_ARGUMENTS", `--profile must be a profile name such as web or desktop, not a path: ${JSON.stringify(options.profile)}`);

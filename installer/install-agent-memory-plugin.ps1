@@ -23,6 +23,13 @@ Remove dsh-dream from the profile; memory data is kept.
 .PARAMETER RemoveData
 With -Uninstall: also delete the memory data (<DSH home>\dsh-dream).
 
+.PARAMETER DownloadModel
+After installing, download the local embedding model (about 25 MB); it can also be done later
+from Settings > DSH-DREAM or with `dsh-dream download-model`. Without it, an interactive run asks.
+
+.PARAMETER Mirror
+With -DownloadModel: a mirror of the Hugging Face hub, e.g. https://hf-mirror.com/.
+
 .EXAMPLE
 powershell -ExecutionPolicy Bypass -File .\install-agent-memory-plugin.ps1 -Force
 #>
@@ -34,7 +41,9 @@ param(
     [string]$Profile = "",
     [string]$DshHome = "",
     [switch]$Uninstall,
-    [switch]$RemoveData
+    [switch]$RemoveData,
+    [switch]$DownloadModel,
+    [string]$Mirror = ""
 )
 
 $ErrorActionPreference = 'Stop'
@@ -62,7 +71,36 @@ if ($Profile) { $nodeArgs += @('--profile', $Profile) }
 if ($DshHome) { $nodeArgs += @('--dsh-home', ($DshHome -replace '(?<=[^:])\\+$', '')) }
 if ($Uninstall) { $nodeArgs += '--uninstall' }
 if ($RemoveData) { $nodeArgs += '--remove-data' }
+if ($DownloadModel) { $nodeArgs += '--download-model' }
+if ($Mirror) { $nodeArgs += @('--mirror', $Mirror) }
 $nodeArgs += @('--bundle', "$PSScriptRoot\bundle")
 
 & $node.Source @nodeArgs
-exit $LASTEXITCODE
+$code = $LASTEXITCODE
+
+# The one thing the Node installer leaves to this script: the installer writes the dsh-dream
+# command to <DSH home>\bin, and that folder goes on the user's PATH (read and written unexpanded,
+# so %VARIABLES% in it survive); an uninstall that removed the command takes the folder off again.
+if ($code -eq 0) {
+    $dshHomeDir = if ($DshHome) { $DshHome } elseif ($env:DSH_HOME) { $env:DSH_HOME } else { Join-Path $env:USERPROFILE '.dsh' }
+    $binDir = (Join-Path $dshHomeDir 'bin') -replace '\\+$', ''
+    $environment = [Microsoft.Win32.Registry]::CurrentUser.OpenSubKey('Environment', $true)
+    $userPath = [string]$environment.GetValue('Path', '', [Microsoft.Win32.RegistryValueOptions]::DoNotExpandEnvironmentNames)
+    $entries = @($userPath -split ';' | Where-Object { $_ -ne '' })
+    $hasCommand = Test-Path (Join-Path $binDir 'dsh-dream.cmd')
+    $changed = $false
+    if ($hasCommand -and -not ($entries -contains $binDir)) {
+        $environment.SetValue('Path', (($entries + $binDir) -join ';'), [Microsoft.Win32.RegistryValueKind]::ExpandString)
+        $env:Path = "$env:Path;$binDir"
+        Write-Host "Added $binDir to your user PATH: the dsh-dream command works in new terminals."
+        $changed = $true
+    } elseif ($Uninstall -and -not $hasCommand -and ($entries -contains $binDir)) {
+        $environment.SetValue('Path', (($entries | Where-Object { $_ -ne $binDir }) -join ';'), [Microsoft.Win32.RegistryValueKind]::ExpandString)
+        Write-Host "Removed $binDir from your user PATH."
+        $changed = $true
+    }
+    $environment.Close()
+    # Setting any user variable broadcasts WM_SETTINGCHANGE, so Explorer and new terminals see the new PATH.
+    if ($changed) { [Environment]::SetEnvironmentVariable('DSH_DREAM_PATH_UPDATED', $null, 'User') }
+}
+exit $code

@@ -3,7 +3,8 @@
 # options onto the Node installer (installer/install.cjs) and exits with that program's exit code;
 # every install step, check and rollback lives in the Node program.
 #
-#   sh install.sh [--force] [--profile NAME] [--dsh-home DIR] [--uninstall [--remove-data]]
+#   sh install.sh [--force] [--profile NAME] [--dsh-home DIR] [--download-model [--mirror URL]]
+#                 [--uninstall [--remove-data]]
 set -eu
 
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
@@ -16,6 +17,9 @@ Usage: sh install.sh [options]
   --dsh-home DIR    DSH home (default: $DSH_HOME, else ~/.dsh)
   --uninstall       remove dsh-dream from the profile; memory data is kept
   --remove-data     with --uninstall: also delete the memory data
+  --download-model  after installing, download the local embedding model (about 25 MB); an
+                    interactive run asks; later: Settings > DSH-DREAM or `dsh-dream download-model`
+  --mirror URL      with --download-model: a mirror of the Hugging Face hub (or set HF_ENDPOINT)
   --json            print the report as JSON
 EOF
 }
@@ -28,10 +32,10 @@ while [ "$count" -gt 0 ]; do
   shift
   count=$((count - 1))
   case $arg in
-    --force | --uninstall | --remove-data | --json)
+    --force | --uninstall | --remove-data | --download-model | --json)
       set -- "$@" "$arg"
       ;;
-    --profile | --dsh-home)
+    --profile | --dsh-home | --mirror)
       if [ "$count" -eq 0 ]; then
         echo "install.sh: $arg needs a value" >&2
         exit 2
@@ -40,7 +44,7 @@ while [ "$count" -gt 0 ]; do
       shift
       count=$((count - 1))
       ;;
-    --profile=* | --dsh-home=*)
+    --profile=* | --dsh-home=* | --mirror=*)
       set -- "$@" "$arg"
       ;;
     -h | --help)

@@ -12,6 +12,8 @@ import { bundlesOf, dependencySpec, PACKAGE_NAME, readJsonFile } from "./profile
 import { failureReport, type InstallReport } from "./report";
 import { ProfileTransaction } from "./transaction";
 import { verifyInstall } from "./verify";
+import { cliNote, removeLaunchers, writeLaunchers } from "./launcher";
+import { downloadModelNow } from "./model-step";
 
 export type InstallerContext = PreflightContext & StepContext;
 
@@ -27,9 +29,30 @@ export function runInstaller(options: InstallOptions, context: InstallerContext)
   const base = { dshHome: plan.dshHome, profile: plan.profile, profileDir: plan.profileDir, dataDir: plan.dataDir };
   if (options.uninstall) return uninstall(options, plan, context, version, base);
   if (version !== undefined && !options.force) {
-    return { ...base, ok: true, action: "already-installed", version, checks: [], notes: [`${PACKAGE_NAME} is already installed (version ${version}); run with -Force to reinstall (--force for install.sh and install.cjs). Nothing was changed.`] };
+    const notes = [`${PACKAGE_NAME} is already installed (version ${version}); run with -Force to reinstall (--force for install.sh and install.cjs). Nothing was changed.`];
+    const report: InstallReport = { ...base, ok: true, action: "already-installed", version, checks: [], notes };
+    if (options.downloadModel) withModel(report, { ...plan, installDir: installedDir(plan) }, context, options.mirror);
+    return report;
   }
-  return install(plan, context, version, { ...base, bundleDir: plan.bundleDir });
+  const report = install(plan, context, version, { ...base, bundleDir: plan.bundleDir });
+  if (report.ok && options.downloadModel) withModel(report, plan, context, options.mirror);
+  return report;
+}
+
+/** Runs the installed CLI's download-model and records the outcome in the report. */
+export function withModel(report: InstallReport, plan: Plan, context: InstallerContext, mirror: string | undefined): void {
+  const outcome = downloadModelNow(plan, context, mirror);
+  report.model = outcome.ok ? "downloaded" : "failed";
+  report.notes.push(outcome.note);
+}
+
+// The folder node_modules/dsh-dream links to (an install of this installer), else that folder itself.
+function installedDir(plan: Plan): string {
+  try {
+    return fs.realpathSync(plan.packageDir);
+  } catch {
+    return plan.installDir;
+  }
 }
 
 /** undefined when dsh-dream is absent; an installed copy's version, or "unknown" for a partial install. */
@@ -66,18 +89,22 @@ function install(plan: Plan, context: InstallerContext, previous: string | undef
     else addManually(plan, context);
     const data = prepareDataDir(plan.dataDir);
     if (data === "created") transaction.noteDataDirCreated(plan.dataDir);
+    const cli = writeLaunchers(plan, context, transaction);
+    notes.push(cliNote(cli, context.platform));
     const checks = verifyInstall(plan, context, !context.skipDependencies);
     const failed = checks.filter((check) => !check.ok);
     if (failed.length) throw new InstallError("VERIFY_FAILED", `the installed bundle failed ${failed.length} check(s): ${failed.map((check) => `${check.name}: ${check.detail}`).join("; ")}`);
     const version = String(readJsonFile(path.join(plan.installDir, "package.json")).data.version);
-    report = { ...base, ok: true, action, method, version, dependencies, data, checks, notes };
+    report = { ...base, ok: true, action, method, version, dependencies, data, cli, checks, notes };
   } catch (error) {
     return failureReport({ ...base, action }, wrapFilesystemError(`installing into profile "${plan.profile}"`, error), transaction.rollback());
   }
   commit(transaction, notes);
   notes.push(...removeOtherVersions(plan));
   if (plan.profileChosen === "desktop-only") notes.push(`Chose profile "desktop" (DSH Desktop) because ${path.join(plan.dshHome, "profiles", "web")} does not exist; pass -Profile / --profile to choose another.`);
-  notes.push("Next: restart DSH (a browser refresh is not enough), then switch DSH-DREAM on under Settings > DSH-DREAM; it is installed switched off.");
+  notes.push(
+    "Next: restart DSH (a browser refresh is not enough) and open Settings > DSH-DREAM. It is installed switched off: \"Enable long-term memory\" turns on recall, the holo_* tools and storing the turns in which a fact is remembered; \"Holographic mode\" as well stores every turn in full. The local embedding model is downloaded there (Download) or with `dsh-dream download-model`; until then recall is by keywords.",
+  );
   return report;
 }
 
@@ -103,6 +130,11 @@ function uninstall(options: InstallOptions, plan: Plan, context: InstallerContex
       notes.push(`dsh-dream is removed, but tidying pnpm's files in ${plan.profileDir} failed (${(error as Error).message}); they are harmless.`);
     }
     notes.push(...removePluginHome(plan));
+    try {
+      if (!fs.existsSync(plan.pluginHome)) removeLaunchers(plan, context.homeDir);
+    } catch (error) {
+      notes.push(`Could not remove the dsh-dream command from ${path.join(plan.dshHome, "bin")} (${(error as Error).message}); delete it yourself.`);
+    }
   }
   let data: InstallReport["data"];
   try {

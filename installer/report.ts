@@ -2,6 +2,7 @@
 import type { InstallError } from "./errors";
 import type { RollbackOutcome } from "./transaction";
 import type { Check } from "./verify";
+import type { CliReport } from "./launcher";
 
 export type Action = "install" | "reinstall" | "uninstall" | "already-installed" | "not-installed" | "none";
 
@@ -17,6 +18,10 @@ export interface InstallReport {
   dependencies?: string;
   dataDir?: string;
   data?: "created" | "kept" | "removed" | "absent";
+  /** The dsh-dream command the install wrote. */
+  cli?: CliReport;
+  /** With --download-model: whether the local model was downloaded. */
+  model?: "downloaded" | "failed";
   checks: Check[];
   notes: string[];
   error?: { code: string; message: string; hint: string };

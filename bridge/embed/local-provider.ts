@@ -107,7 +107,7 @@ export class LocalProvider implements EmbeddingProvider {
       throw new EmbeddingUnavailable(
         "model_not_cached",
         `Model ${this.model} is not in ${this.folder} (missing ${missing.join(", ")}). ` +
-          `Run \`dsh-dream download-model --model ${this.model}\`, or point --model-dir at a folder that holds it.`,
+          `Download it with the Download button in Settings > DSH-DREAM or \`dsh-dream download-model --model ${this.model}\`, or point --model-dir at a folder that holds it.`,
       );
     }
     const runtimeUrl = resolveRuntime(this.runtimeModule);

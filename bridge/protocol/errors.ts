@@ -14,7 +14,7 @@ export const ERROR_CODES = {
   DATA_DIR_LOCKED: "Stop the other dsh-dream process using this data directory, or pass a different --data-dir.",
   IO_ERROR: "Check that the data directory exists, is writable and the disk is not full.",
   REEMBED_REFUSED: "Turn on \"On dimension mismatch, try lossless re-embedding\", or switch back to the model the memories were embedded with.",
-  EMBEDDING_UNAVAILABLE: "Check the embedding provider settings, or run `dsh-dream download-model` for the local model.",
+  EMBEDDING_UNAVAILABLE: "Check the embedding provider settings; the local model is downloaded with Download in Settings > DSH-DREAM or `dsh-dream download-model`.",
   LLM_UNAVAILABLE: "Check DEEPSEEK_API_KEY (or the key of the --base-url you chose), the model name and the provider's status; the message says which.",
   MODEL_DOWNLOAD_FAILED: "Check the network, the model name and the hub (--remote-host, or HF_ENDPOINT for a mirror), then run `dsh-dream download-model` again (or use Download in Settings > DSH-DREAM); it resumes, and no partial model is ever used.",
   BAD_JSON: "Each line must be one complete JSON object.",

@@ -22,7 +22,7 @@ export interface DenseOutcome {
 
 const FALLBACK_TEXT: Record<FallbackReason, string> = {
   runtime_missing: "runtime missing: no embedding runtime or provider available",
-  model_not_cached: "model not cached: run `dsh-dream download-model`",
+  model_not_cached: "model not cached: Download in Settings > DSH-DREAM, or `dsh-dream download-model`",
   index_not_current: "index not current: memories are not yet embedded with this model",
   provider_error: "provider error: the embedding provider failed or timed out",
 };

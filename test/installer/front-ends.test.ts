@@ -74,6 +74,12 @@ describe("install.sh", () => {
     expect(recordedCalls(bin)).toEqual([]);
   });
 
+  it("hands --download-model and --mirror on to the Node installer, which checks them", () => {
+    const run = runSh(makeRelease(), ["--dsh-home", makeDshHome(), "--download-model", "--mirror", "hf-mirror.com"], [makeBinDir(), path.dirname(dshNode())]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--mirror must be an http:// or https:// URL such as https://hf-mirror.com/, not "hf-mirror.com"');
+  });
+
   it("exits 2 naming an unknown option", () => {
     const run = runSh(makeRelease(), ["--Force"], [path.dirname(dshNode())]);
     expect(run.status).toBe(2);
@@ -92,7 +98,7 @@ describe("install-agent-memory-plugin.ps1", () => {
 
   it("declares exactly -Force, -Profile, -DshHome, -Uninstall and -RemoveData", () => {
     const params = /param\(([\s\S]*?)\n\)/.exec(script)?.[1] ?? "";
-    expect([...params.matchAll(/\[(\w+)\]\$(\w+)/g)].map((m) => `${m[1]} ${m[2]}`)).toEqual(["switch Force", "string Profile", "string DshHome", "switch Uninstall", "switch RemoveData"]);
+    expect([...params.matchAll(/\[(\w+)\]\$(\w+)/g)].map((m) => `${m[1]} ${m[2]}`)).toEqual(["switch Force", "string Profile", "string DshHome", "switch Uninstall", "switch RemoveData", "switch DownloadModel", "string Mirror"]);
   });
 
   it.each([
@@ -101,17 +107,25 @@ describe("install-agent-memory-plugin.ps1", () => {
     ["DshHome", "@('--dsh-home', ($DshHome -replace '(?<=[^:])\\\\+$', ''))"],
     ["Uninstall", "'--uninstall'"],
     ["RemoveData", "'--remove-data'"],
+    ["DownloadModel", "'--download-model'"],
+    ["Mirror", "@('--mirror', $Mirror)"],
   ])("maps -%s to the Node installer's %s", (param, mapped) => {
     expect(script).toContain(`if ($${param}) { $nodeArgs += ${mapped} }`);
   });
 
   it("maps only to flags the Node installer accepts, runs install.cjs beside it with bundle/ and exits with its code", () => {
     const flags = [...script.matchAll(/'(--[a-z-]+)'/g)].map((m) => m[1]);
-    expect(flags).toEqual(["--force", "--profile", "--dsh-home", "--uninstall", "--remove-data", "--bundle"]);
+    expect(flags).toEqual(["--force", "--profile", "--dsh-home", "--uninstall", "--remove-data", "--download-model", "--mirror", "--bundle"]);
     expect(parseInstallArgs(["--force", "--profile", "web", "--dsh-home", "/h", "--uninstall", "--remove-data", "--bundle", "/b"])).toMatchObject({ force: true, uninstall: true, removeData: true, profile: "web" });
+    expect(parseInstallArgs(["--download-model", "--mirror", "https://hf-mirror.com/", "--bundle", "/b"])).toMatchObject({ downloadModel: true, mirror: "https://hf-mirror.com/" });
     expect(script).toContain('$nodeArgs = @("$PSScriptRoot\\installer\\install.cjs")');
     expect(script).toContain(`$nodeArgs += @('--bundle', "$PSScriptRoot\\bundle")`);
-    expect(script).toMatch(/& \$node\.Source @nodeArgs\r?\nexit \$LASTEXITCODE\s*$/);
+    expect(script).toMatch(/& \$node\.Source @nodeArgs\r?\n\$code = \$LASTEXITCODE\r?\n/);
+    expect(script).toMatch(/\nexit \$code\s*$/);
+    // The user PATH is read unexpanded and written back as REG_EXPAND_SZ, never through setx (1024-character cut).
+    expect(script).toContain("[Microsoft.Win32.RegistryValueOptions]::DoNotExpandEnvironmentNames");
+    expect(script).toContain("[Microsoft.Win32.RegistryValueKind]::ExpandString");
+    expect(script).not.toMatch(/\bsetx\b/i);
     expect(script).toMatch(/if \(\$major -lt 22\)/);
   });
 

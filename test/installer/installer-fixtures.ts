@@ -1,7 +1,7 @@
 // Fixtures for the installer tests: a temporary DSH home with real profile layouts, a bundle
 // assembled from this repo's built files, PATH folders holding stand-in dsh/pnpm programs, and a
 // runner for the built dist/installer.cjs on Node >= 22 (the one DSH tests use).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -90,7 +90,7 @@ export interface InstallerRun {
   status: number | null;
   stdout: string;
   stderr: string;
-  report: { ok: boolean; action: string; method?: string; version?: string; dependencies?: string; data?: string; profile?: string; checks: Array<{ name: string; ok: boolean; detail: string }>; notes: string[]; error?: { code: string; message: string; hint: string }; rollback?: { restored: string[]; failures: string[] } };
+  report: { ok: boolean; action: string; method?: string; version?: string; dependencies?: string; data?: string; profile?: string; cli?: { launcher: string; binDir: string; onPath: boolean; linked?: string }; model?: string; checks: Array<{ name: string; ok: boolean; detail: string }>; notes: string[]; error?: { code: string; message: string; hint: string }; rollback?: { restored: string[]; failures: string[] } };
 }
 
 /** Runs dist/installer.cjs with --json; PATH is only `bin`, so no real dsh, pnpm or npm is found. */
@@ -136,6 +136,35 @@ export function makeTinyPlugin(): string {
 export function runDsh(bin: string, home: string, args: string[]): { status: number | null; output: string } {
   const result = spawnSync(path.join(bin, "dsh"), args, { encoding: "utf8", env: { PATH: bin, HOME: userHome(bin), DSH_HOME: home } });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/**
+ * runInstaller without blocking this process: for tests whose servers (a local model hub) live in
+ * the jest process and must answer while the installer runs.
+ */
+export async function runInstallerAsync(args: string[], options: { bin: string; env?: Record<string, string> }): Promise<InstallerRun> {
+  const result = await runAsync(dshNode(), [INSTALLER, ...args, "--json"], { PATH: options.bin, HOME: userHome(options.bin), DSH_DREAM_INSTALL_SKIP_DEPS: "1", ...options.env });
+  let report: InstallerRun["report"];
+  try {
+    report = JSON.parse(result.stdout);
+  } catch {
+    throw new Error(`installer printed no JSON report (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
+  }
+  return { ...result, report };
+}
+
+/** spawn, collecting output, with optional standard input. */
+export function runAsync(command: string, args: string[], env: Record<string, string>, input?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(input ?? "");
+  });
 }
 
 export function profileDir(home: string, profile = "web"): string {
