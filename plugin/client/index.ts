@@ -1,7 +1,8 @@
-// DSH-DREAM's browser half: the settings page in DSH Settings (and its row on the Plugins page
-// where the host has one), in English or Chinese following the host's locale. Loaded by the DSH
-// module loader; `apply` never throws, and each registration is isolated so that one failing
-// (a slot this host version lacks) cannot block the other or the page.
+// DSH-DREAM's browser half: the settings page in DSH Settings, in English or Chinese following the
+// host's locale. Loaded by the DSH module loader; `apply` never throws, and the registration is
+// guarded so that a host without the slot costs that page only. (DSH 0.1.x has no per-plugin
+// summary row on its Plugins page: its cards belong to host settings namespaces, which this plugin
+// does not use, so no summary is registered there.)
 import * as React from "react";
 import { DICTIONARIES, toLang, translator, type Lang, type Translate } from "./i18n";
 import { SettingsPanel } from "./settings-panel";
@@ -10,7 +11,6 @@ export const name = "dsh-dream";
 export const inject = ["slots"];
 
 const NS = "dsh-dream";
-const ROW_KEY = "dsh-dream#holo-memory";
 const h = React.createElement;
 
 interface ClientContext {
@@ -53,32 +53,13 @@ export function apply(ctx: ClientContext): void {
   // Components re-render with the other language when the host switches locale.
   const useT = (): Translate => translator(React.useSyncExternalStore(lang.subscribe, () => lang.current));
   const Page = () => h(SettingsPanel, { t: useT() });
-  const Row = (props: { view?: string }) => (props.view === "page" ? h(Page) : h(RowSummary, { t: useT() }));
 
-  // The callbacks run later, when the host declares each slot: they guard themselves too.
+  // The callback runs later, when the host declares the slot: it guards itself too.
   safely(() =>
     ctx.slots?.inject("settings.section", () =>
       safely(() => ctx.slots!.register({ name: "settings.section", id: "dsh-dream", order: 32, label: () => t()("nav"), locale: NS }, Page)),
     ),
   );
-  safely(() => ctx.slots?.inject("plugins.row.config", () => safely(() => ctx.slots!.register({ name: "plugins.row.config", key: ROW_KEY, locale: NS }, Row))));
-}
-
-function RowSummary(props: { t: Translate }): React.ReactElement {
-  const [settings, setSettings] = React.useState<{ enabled?: boolean; holographic?: boolean } | undefined>(undefined);
-  React.useEffect(() => {
-    let live = true;
-    void fetch("/_dsh/holo-memory/settings", { cache: "no-store" })
-      .then((r) => (r.ok ? r.json() : undefined))
-      .then((body) => live && setSettings(body?.settings))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, []);
-  if (!settings) return h("span", null, "");
-  const { t } = props;
-  return h("span", { "data-testid": "dream-row-summary" }, settings.enabled ? t("summaryOn", { holographic: settings.holographic ? t("summaryHolographic") : "" }) : t("summaryOff"));
 }
 
 function detectLang(locale: LocaleService | undefined): Lang {
