@@ -164,7 +164,7 @@ const CSS = `
 .dshDream_error{color:var(--dsw-alias-state-error-primary,#c4271e);font-size:12.5px;margin-top:2px}
 .dshDream_ok{color:var(--dsw-alias-state-success-primary,#1f8a3b);margin-left:10px}
 .dshDream_actions{display:flex;gap:10px;align-items:center;margin:10px 0}
-.dshDream button{font:inherit;padding:5px 14px;border-radius:6px;border:1px solid var(--dsw-alias-separator,#c7c7cc);background:var(--dsw-alias-fill-secondary,#f2f2f7);color:inherit;cursor:pointer}
+.dshDream button{font:inherit;padding:5px 14px;border-radius:6px;border:1px solid var(--dsw-alias-separator,#c7c7cc);background:var(--dsw-alias-fill-secondary,#f2f2f7);color:inherit;cursor:pointer;white-space:nowrap;flex:none}
 .dshDream button.dshDream_link{border:none;background:none;padding:0;text-decoration:underline;font-size:12.5px}
 .dshDream dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}.dshDream dt{color:var(--dsw-alias-label-secondary,#6e6e73)}.dshDream dd{margin:0}
 .dshDream progress{width:100%;height:10px}

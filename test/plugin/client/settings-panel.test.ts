@@ -66,7 +66,6 @@ describe("the settings panel in DSH's web UI", () => {
     await waitFor(() => page.getByTestId("dream-status-coverage").textContent(), (text) => text === "4 of 4 memories have vectors (100%)");
     await expect(page.getByTestId("dream-status-records").textContent()).resolves.toBe("4");
     await expect(page.getByTestId("dream-status-last-recall").textContent()).resolves.toBe("dense + full-text (hybrid)");
-    await page.screenshot({ path: path.join(SHOT_DIR, "settings-en.png"), fullPage: true });
 
     await page.getByTestId("lang-zh").click();
     for (const text of ["启用长期记忆", "全息模式（强制完整记忆）", "向量模型（高级）", "维度不一致时，尝试无损重新向量化"]) {
@@ -74,9 +73,29 @@ describe("the settings panel in DSH's web UI", () => {
     }
     await expect(page.getByTestId("dream-status-coverage").textContent()).resolves.toBe("4 条记忆中有 4 条已有向量（100%）");
     await expect(page.getByTestId("dream-status-last-recall").textContent()).resolves.toBe("向量 + 全文（混合）");
-    await page.screenshot({ path: path.join(SHOT_DIR, "settings-zh.png"), fullPage: true });
     const fonts = await page.evaluate(`document.fonts.check("14px 'WenQuanYi Micro Hei'", "长期记忆")`);
     expect(fonts).toBe(true);
+  });
+
+  it("shows a new user where they stand — memory off, the model not downloaded, no memories — in English and Chinese (the release's screenshots)", async () => {
+    world = await startPanelWorld({}, { env: { HF_ENDPOINT: "" } });
+    const page = await openPanel(world, "en");
+    await waitFor(() => page.getByTestId("dream-model-state").textContent(), (text) => text === "Xenova/bge-small-zh-v1.5 is not downloaded: recall uses keywords only until it is.");
+    await expect(page.getByTestId("dream-capture-meaning").textContent()).resolves.toBe("Now: nothing is stored or recalled.");
+    await expect(page.getByTestId("dream-status-memory").textContent()).resolves.toBe("off — nothing is stored or recalled");
+    await expect(page.getByTestId("dream-status-bridge").textContent()).resolves.toBe("not started (long-term memory is off)");
+    await expect(page.getByTestId("dream-download").textContent()).resolves.toBe("Download model");
+    await expect(page.getByTestId("dream-reembed").isDisabled()).resolves.toBe(true);
+    await page.screenshot({ path: path.join(SHOT_DIR, "settings-en.png"), fullPage: true });
+
+    await page.getByTestId("lang-zh").click();
+    await waitFor(() => page.getByTestId("dream-model-state").textContent(), (text) => text === "Xenova/bge-small-zh-v1.5 尚未下载：下载前只用关键词召回。");
+    await expect(page.getByTestId("dream-capture-meaning").textContent()).resolves.toBe("当前：不保存，也不召回。");
+    await expect(page.getByTestId("dream-download").textContent()).resolves.toBe("下载模型");
+    await page.screenshot({ path: path.join(SHOT_DIR, "settings-zh.png"), fullPage: true });
+    // Opening the page started nothing and downloaded nothing.
+    expect(fs.existsSync(path.join(world.dataDir, "bridge.json"))).toBe(false);
+    expect(fs.existsSync(path.join(world.dataDir, "models"))).toBe(false);
   });
 
   it("registers its settings page only: nothing on the Plugins page, whose rows belong to host settings namespaces", async () => {
