@@ -4,7 +4,8 @@ import en from "../../locale/en.json";
 import zh from "../../locale/zh.json";
 
 export type Lang = "en" | "zh";
-export type Translate = (key: string, vars?: Record<string, string | number>) => string;
+/** Words by key; `lang` says which language they are in (a detail in English is folded away in Chinese). */
+export type Translate = ((key: string, vars?: Record<string, string | number>) => string) & { lang: Lang };
 
 export const DICTIONARIES: Record<Lang, Record<string, unknown>> = { en: en.settings, zh: zh.settings };
 
@@ -14,10 +15,11 @@ export function toLang(id: unknown): Lang {
 }
 
 export function translator(lang: Lang): Translate {
-  return (key, vars) => {
+  const t = (key: string, vars?: Record<string, string | number>) => {
     const found = lookup(DICTIONARIES[lang], key) ?? lookup(DICTIONARIES.en, key) ?? key;
     return found.replace(/\{(\w+)\}/g, (whole, name: string) => (vars && name in vars ? String(vars[name]) : whole));
   };
+  return Object.assign(t, { lang });
 }
 
 function lookup(dictionary: Record<string, unknown>, key: string): string | undefined {

@@ -4,12 +4,12 @@ import * as React from "react";
 import { callRoute, type SettingsBody } from "./api";
 import { captureMeaning, embeddingFields, formFromSettings, issuesByField, saveBody, type FieldName, type FormState } from "./form";
 import type { Translate } from "./i18n";
-import { StatusBlock } from "./status-block";
+import { errorText, Folded, StatusBlock } from "./status-block";
 
 const h = React.createElement;
 
 type Load = { state: "loading" } | { state: "failed"; message: string } | { state: "ready"; keySet: boolean };
-type Save = { state: "idle" } | { state: "saving" } | { state: "saved" } | { state: "failed"; message: string };
+type Save = { state: "idle" } | { state: "saving" } | { state: "saved" } | { state: "failed"; message: string; detail: string };
 
 export function SettingsPanel(props: { t: Translate }): React.ReactElement {
   const { t } = props;
@@ -39,7 +39,7 @@ export function SettingsPanel(props: { t: Translate }): React.ReactElement {
   }, []);
 
   if (load.state === "loading" || (load.state === "ready" && !form)) return h("div", { className: "dshDream", "data-testid": "dream-loading" }, t("loading"));
-  if (load.state === "failed") return h("div", { className: "dshDream", role: "alert", "data-testid": "dream-load-failed" }, t("loadFailed", { message: load.message }));
+  if (load.state === "failed") return h("div", { className: "dshDream", role: "alert", "data-testid": "dream-load-failed" }, h(Folded, { t, text: t("loadFailed"), detail: load.message }));
   const current = form!;
   const change = (patch: Partial<FormState>) => {
     setForm({ ...current, ...patch });
@@ -60,9 +60,7 @@ export function SettingsPanel(props: { t: Translate }): React.ReactElement {
     const byField = issuesByField(result.issues);
     setErrors(byField);
     if (Object.keys(byField).some((field) => field !== "enabled" && field !== "holographic" && field !== "form")) setAdvancedOpen(true);
-    const known = t(`errors.${result.code}`);
-    const message = result.code === "NETWORK" ? t("networkError", { message: result.message }) : known === `errors.${result.code}` ? result.message : `${known} ${result.message}`;
-    setSave({ state: "failed", message });
+    setSave({ state: "failed", message: errorText(t, result.code, result.message), detail: result.message });
   };
 
   const field = (name: FieldName, label: string, control: React.ReactElement, hint?: string) =>
@@ -71,7 +69,8 @@ export function SettingsPanel(props: { t: Translate }): React.ReactElement {
       { className: "dshDream_field", "data-field": name, key: name },
       h("label", { className: "dshDream_label" }, label, control),
       hint ? h("div", { className: "dshDream_hint" }, hint) : null,
-      errors[name] ? h("div", { className: "dshDream_error", role: "alert", "data-testid": `dream-error-${name}` }, t("fieldError", { message: errors[name]! })) : null,
+      // The server's words are English: the English panel shows them; the Chinese one says so in Chinese and folds them.
+      errors[name] ? h("div", { className: "dshDream_error", role: "alert", "data-testid": `dream-error-${name}` }, t.lang === "en" ? errors[name] : h(Folded, { t, text: t("fieldInvalid"), detail: errors[name] })) : null,
     );
   const checkbox = (name: "enabled" | "holographic" | "reembedOnDimensionMismatch") =>
     h("input", { type: "checkbox", "data-testid": `dream-${name}`, checked: current[name], onChange: (e: React.ChangeEvent<HTMLInputElement>) => change({ [name]: e.target.checked }) });
@@ -146,7 +145,7 @@ export function SettingsPanel(props: { t: Translate }): React.ReactElement {
       { className: "dshDream_actions" },
       h("button", { type: "submit", "data-testid": "dream-save", disabled: save.state === "saving" }, save.state === "saving" ? t("saving") : t("save")),
       save.state === "saved" ? h("span", { className: "dshDream_ok", role: "status", "data-testid": "dream-saved" }, t("saved")) : null,
-      save.state === "failed" ? h("span", { className: "dshDream_error", role: "alert", "data-testid": "dream-save-failed" }, t("saveFailed", { message: save.message })) : null,
+      save.state === "failed" ? h("span", { className: "dshDream_error", role: "alert", "data-testid": "dream-save-failed" }, h(Folded, { t, text: t("saveFailed", { message: save.message }), detail: t.lang === "en" ? undefined : save.detail })) : null,
       errors.form ? h("span", { className: "dshDream_error" }, errors.form) : null,
     ),
     h(StatusBlock, { t, revision }),

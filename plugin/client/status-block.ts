@@ -118,7 +118,7 @@ export function StatusBlock(props: { t: Translate; revision: number }): React.Re
     "section",
     { className: "dshDream_status", "data-testid": "dream-status" },
     h("h3", null, t("statusSection"), " ", h("button", { type: "button", className: "dshDream_link", onClick: () => void refresh(), "data-testid": "dream-refresh" }, t("refresh"))),
-    error ? h("div", { className: "dshDream_error", role: "alert" }, t("networkError", { message: error })) : null,
+    error ? h("div", { className: "dshDream_error", role: "alert" }, h(Folded, { t, text: t("networkError"), detail: error })) : null,
     status ? h(StatusFacts, { t, status }) : null,
     model && model.state !== "not_local" ? h(ModelSection, { t, model, onDownload: () => void startDownload(), error: downloadError }) : null,
     h(
@@ -205,7 +205,7 @@ function DownloadProgress(props: { t: Translate; model: ModelStatus }): React.Re
 }
 
 /** A sentence in the panel's language, with the raw detail (often English, from the bridge) folded under it. */
-function Folded(props: { t: Translate; text: string; detail?: string }): React.ReactElement {
+export function Folded(props: { t: Translate; text: string; detail?: string }): React.ReactElement {
   const { t, text, detail } = props;
   return h(
     React.Fragment,
@@ -231,11 +231,12 @@ function ReembedProgress(props: { t: Translate; reembed: Reembed }): React.React
   );
 }
 
-/** A known code in the panel's language, followed by the server's own words. */
+/** A known code in the panel's language, followed by the server's own words (in English, so only in the English panel). */
 export function errorText(t: Translate, code: string, message: string): string {
   const known = t(`errors.${code}`);
-  if (code === "NETWORK") return t("networkError", { message });
-  return known === `errors.${code}` ? message : `${known} ${message}`;
+  if (code === "NETWORK") return t("networkError");
+  if (known === `errors.${code}`) return t.lang === "en" ? message : t("errors.UNKNOWN");
+  return t.lang === "en" ? `${known} ${message}` : known;
 }
 
 function hostOf(url: string): string {

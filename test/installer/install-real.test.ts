@@ -6,9 +6,9 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { DshHost } from "../plugin/dsh-host-driver";
+import { dshNode, DshHost, recallMessage } from "../plugin/dsh-host-driver";
 import { bridgeClient, bridgeRecords, stopPluginBridge, waitFor } from "../plugin/plugin-helpers";
-import { installDir, makeBinDir, ROOT, tempDir, userHome, makeBundle, makeDshHome, makeTinyPlugin, npmEnvironment, profileDir, readProfile, removeTempDirs, runDsh, runInstaller, snapshotTree, type InstallerRun } from "./installer-fixtures";
+import { INSTALLER, installDir, makeBinDir, ROOT, runAsync, tempDir, userHome, makeBundle, makeDshHome, makeTinyPlugin, npmEnvironment, profileDir, readProfile, removeTempDirs, runDsh, runInstaller, snapshotTree, type InstallerRun } from "./installer-fixtures";
 
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 
@@ -25,7 +25,20 @@ function realInstall(home: string, bin: string, extra: string[] = []): Installer
   });
 }
 
-/** The DSH loop from npm with the installed bundle's host entry, as DSH would import it from the profile. */
+/** The release's folder as a user expands it: install.sh, installer/install.cjs and bundle/. */
+function expandedRelease(): string {
+  const release = tempDir("release");
+  fs.copyFileSync(path.join(ROOT, "installer", "install.sh"), path.join(release, "install.sh"));
+  fs.mkdirSync(path.join(release, "installer"));
+  fs.copyFileSync(INSTALLER, path.join(release, "installer", "install.cjs"));
+  fs.cpSync(makeBundle(), path.join(release, "bundle"), { recursive: true });
+  return release;
+}
+
+/**
+ * The DSH loop from npm with the installed bundle's host entry, as DSH would import it from the
+ * profile: one turn is captured, and a later conversation's model request carries it as recall.
+ */
 async function captureOneTurn(home: string): Promise<string[]> {
   const entry = path.join(profileDir(home), "node_modules", "dsh-dream", "dist", "plugin", "index.mjs");
   const host = new DshHost({ ...process.env, DSH_HOME: home }, entry);
@@ -36,11 +49,15 @@ async function captureOneTurn(home: string): Promise<string[]> {
     await host.turn("s-install", "The spare key is under the blue flower pot.", [{ text: "Noted: under the blue flower pot." }]);
     const client = await bridgeClient(dataDir);
     const records = await waitFor(() => bridgeRecords(client), (found) => found.length === 2);
+    const captured = records.map((record) => record.text);
+    await host.createAgent("s-later");
+    const later = await host.turn("s-later", "Where is the spare key?", [{ text: "Under the blue flower pot." }]);
+    expect(recallMessage(later.requests[0]!)?.text).toContain("The spare key is under the blue flower pot.");
     const bridge = JSON.parse(fs.readFileSync(path.join(dataDir, "bridge.json"), "utf8")) as { pid: number };
     // The bridge runs the installed copy of the CLI, not this repository's build.
     if (process.platform === "linux") expect(fs.readFileSync(`/proc/${bridge.pid}/cmdline`, "utf8")).toContain(path.join(installDir(home), "dist", "cli.cjs"));
     expect(await host.shutdown()).toBe(0);
-    return records.map((record) => record.text);
+    return captured;
   } finally {
     host.kill();
     await stopPluginBridge(dataDir);
@@ -49,12 +66,21 @@ async function captureOneTurn(home: string): Promise<string[]> {
 
 describe("a real install into a DSH profile", () => {
   it(
-    "with dsh on PATH: npm ci from the bundle's lockfile, the installed bridge verified, the bundle loaded by the DSH loop from the profile, later plugin commands working, and uninstall leaving the profile as before",
+    "install.sh with dsh on PATH: npm ci from the bundle's lockfile, the installed bridge verified, the bundle loaded by the DSH loop from the profile capturing and recalling, later plugin commands working, and uninstall leaving the profile as before",
     async () => {
       const home = makeDshHome();
       const profileBefore = snapshotTree(profileDir(home));
       const bin = makeBinDir(["dsh", "pnpm"]);
-      const run = realInstall(home, bin);
+      // As the README says: `sh install.sh`, from the expanded zip, with Node 22+ first on PATH.
+      const release = expandedRelease();
+      const sh = await runAsync("sh", [path.join(release, "install.sh"), "--dsh-home", home, "--json"], {
+        ...npmEnvironment(),
+        PATH: [bin, path.dirname(dshNode()), NPM_DIR, "/usr/bin", "/bin"].join(path.delimiter),
+        HOME: userHome(bin),
+        npm_config_prefer_offline: "true",
+        npm_config_update_notifier: "false",
+      });
+      const run = { ...sh, report: JSON.parse(sh.stdout) as InstallerRun["report"] };
 
       expect([run.status, run.report.error]).toEqual([0, undefined]);
       expect(run.report.dependencies).toBe(`installed by npm ci from the bundle's lockfile into ${installDir(home)}`);

@@ -150,6 +150,12 @@ describe("the settings panel in DSH's web UI", () => {
     await error.waitFor();
     await expect(error.textContent()).resolves.toBe('must be an http:// or https:// URL (got "ftp://example.com/v1")');
     await expect(page.getByTestId("dream-save-failed").isVisible()).resolves.toBe(true);
+    // In Chinese the server's English words are folded under a Chinese sentence.
+    await page.getByTestId("lang-zh").click();
+    await waitFor(() => error.evaluate((el) => el.firstChild?.textContent ?? ""), (text) => text === "该值无效。");
+    await expect(error.locator("summary").textContent()).resolves.toBe("详情");
+    await expect(error.locator("pre").textContent()).resolves.toBe('must be an http:// or https:// URL (got "ftp://example.com/v1")');
+    await page.getByTestId("lang-en").click();
     expect(fs.existsSync(path.join(world.dataDir, "settings.json"))).toBe(false);
     await page.reload();
     await page.getByTestId("dream-settings").waitFor();
