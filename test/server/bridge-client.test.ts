@@ -1,13 +1,12 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { inspect } from "node:util";
 import { BridgeClient } from "../../bridge/client/bridge-client";
 import { DreamError } from "../../bridge/protocol/errors";
 import { RPC_LIMITS, type RpcMethod } from "../../bridge/protocol/wire";
 import { loadOrCreateToken, writeBridgeFile } from "../../bridge/server/bridge-file";
 import { startRpcServer, type RpcHandler, type RpcServer } from "../../bridge/server/rpc-server";
+import { tempDir } from "../store/helpers";
 
 let dataDir: string;
 let token: string;
@@ -40,7 +39,7 @@ async function failure(promise: Promise<unknown>): Promise<DreamError> {
 }
 
 beforeEach(() => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dream-bridge-client-"));
+  dataDir = tempDir("dream-bridge-client-");
   token = loadOrCreateToken(dataDir);
   calls = [];
   errors = [];

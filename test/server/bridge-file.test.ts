@@ -1,14 +1,14 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { DreamError } from "../../bridge/protocol/errors";
 import { loadOrCreateToken, readBridgeFile, removeBridgeFile, writeBridgeFile, type BridgeInfo } from "../../bridge/server/bridge-file";
+import { tempDir } from "../store/helpers";
 
 const posixIt = process.platform === "win32" ? it.skip : it;
 let dataDir: string;
 
 beforeEach(() => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dream-bridge-file-"));
+  dataDir = tempDir("dream-bridge-file-");
 });
 
 afterEach(() => {
@@ -42,7 +42,7 @@ describe("bridge token", () => {
   });
 
   it("differs between two data directories", () => {
-    const other = fs.mkdtempSync(path.join(os.tmpdir(), "dream-bridge-file-"));
+    const other = tempDir("dream-bridge-file-");
     try {
       expect(loadOrCreateToken(other)).not.toBe(loadOrCreateToken(dataDir));
     } finally {

@@ -5,8 +5,18 @@ import path from "node:path";
 import { MemoryStore } from "../../bridge/store/memory-store";
 import { parseSearchRequest } from "../../bridge/store/search-request";
 
+const created: string[] = [];
+
+/** A fresh temporary folder, deleted after the test file (test/temp-cleanup.ts). */
 export function tempDir(prefix = "dream-"): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  created.push(dir);
+  return dir;
+}
+
+/** Deletes every folder tempDir made in this test file; one that cannot go yet (a process still closing) is retried. */
+export function removeCreatedTempDirs(): void {
+  for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 }
 
 export function openStore(dataDir = tempDir()): MemoryStore {

@@ -1,10 +1,10 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { Journal, encodeLine, readEntriesFrom, type JournalEntry } from "../../bridge/store/journal";
+import { tempDir } from "./helpers";
 
 function tempFile(): string {
-  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "journal-")), "journal.jsonl");
+  return path.join(tempDir("journal-"), "journal.jsonl");
 }
 
 function replayAll(file: string): { entries: JournalEntry[]; tornTailBytes: number; journal: Journal } {
