@@ -199,9 +199,13 @@ async function fetchFile(remote: RemoteFile, what: string, destination: string, 
     written += chunk.length;
     onBytes(written);
   });
+  const out = createWriteStream(destination, { flags: resuming ? "a" : "w" });
   try {
-    await pipeline(body, createWriteStream(destination, { flags: resuming ? "a" : "w" }));
+    await pipeline(body, out);
   } catch (error) {
+    // pipeline rejects as soon as the body fails, while the file may still have a write in flight:
+    // wait until it is closed, so what is on disk is final before anyone measures it for a resume.
+    if (!out.closed) await new Promise<void>((resolve) => out.once("close", () => resolve()));
     const failed = networkFailure(fail, error, timeoutMs, signal);
     if (failed.reason !== "network") throw failed;
     // The bytes that arrived are on disk and the ETag is noted beside them: the next run resumes there.
