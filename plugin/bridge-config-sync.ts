@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { CONFIG_FILE, parseBridgeConfig } from "../bridge/server/bridge-config";
 import { DreamError } from "../bridge/protocol/errors";
+import { readTextFile } from "../bridge/protocol/text-files";
 import type { PluginConfig } from "./config";
 
 type Json = Record<string, unknown>;
@@ -33,15 +34,10 @@ export function syncBridgeConfig(dataDir: string, embedding: PluginConfig["embed
 }
 
 function readJson(file: string): Json {
-  let text: string;
+  if (!fs.existsSync(file)) return {};
+  const text = readTextFile(file);
   try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw error;
-  }
-  try {
-    const parsed = JSON.parse(text.replace(/^\uFEFF/, "")) as unknown;
+    const parsed = JSON.parse(text) as unknown;
     if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Json;
   } catch {
     // reported below

@@ -1,17 +1,14 @@
-// Reading the user's input files: UTF-8, an optional BOM, LF or CRLF line endings.
-import fs from "node:fs";
+// Reading the user's input files: UTF-8 (with or without a BOM) or UTF-16 with a BOM, LF or CRLF
+// line endings; a file in a legacy code page is refused by name (protocol/text-files.ts).
 import { DreamError } from "../protocol/errors";
+import { readTextFile } from "../protocol/text-files";
 
 export function readLines(file: string): string[] {
   return readText(file).split(/\r?\n/);
 }
 
 export function readText(file: string): string {
-  try {
-    return fs.readFileSync(file, "utf8").replace(/^\uFEFF/, "");
-  } catch (cause) {
-    throw new DreamError("IO_ERROR", `cannot read ${file}: ${(cause as Error).message}`, { cause });
-  }
+  return readTextFile(file);
 }
 
 export function readJson(file: string, flag: string): unknown {

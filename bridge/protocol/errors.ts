@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   LLM_UNAVAILABLE: "Check DEEPSEEK_API_KEY (or the key of the --base-url you chose), the model name and the provider's status; the message says which.",
   MODEL_DOWNLOAD_FAILED: "Check the network, the model name and the hub (--remote-host, or HF_ENDPOINT for a mirror), then run `dsh-dream download-model` again (or use Download in Settings > DSH-DREAM); it resumes, and no partial model is ever used.",
   BAD_JSON: "Each line must be one complete JSON object.",
+  BAD_ENCODING: "Save the file as UTF-8 (PowerShell: Set-Content -Encoding utf8, or Out-File -Encoding utf8) and try again.",
   BAD_ARGUMENTS: "Run `dsh-dream help` for usage.",
   CHROMA_ERROR: "Chroma refused the request; the message says why (a different embedding dimension needs a new collection).",
   UNAUTHORIZED: "Use the token from the bridge file in the data directory.",

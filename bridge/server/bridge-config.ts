@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { DreamError } from "../protocol/errors";
+import { readTextFile } from "../protocol/text-files";
 import { defaultEmbeddingConfig, parseEmbeddingConfig, type EmbeddingConfig } from "../embed/embedding-config";
 import { describe, isPlainObject } from "../store/records";
 
@@ -26,9 +27,11 @@ export function defaultBridgeConfig(dataDir: string): BridgeConfig {
 export function loadBridgeConfig(dataDir: string): BridgeConfig {
   const file = path.join(dataDir, CONFIG_FILE);
   if (!fs.existsSync(file)) return defaultBridgeConfig(dataDir);
+  // Decoded by its BOM: Windows PowerShell 5.1 writes UTF-16 with `>` and Out-File.
+  const text = readTextFile(file);
   let raw: unknown;
   try {
-    raw = JSON.parse(fs.readFileSync(file, "utf8").replace(/^\uFEFF/, ""));
+    raw = JSON.parse(text);
   } catch (error) {
     throw new DreamError("BAD_JSON", `${file}: ${(error as Error).message}`);
   }

@@ -31,6 +31,8 @@ export function openSettingsStore(dataDir: string): SettingsPersistence {
     clearInvalidConfig: false,
     accessPropertiesByDotNotation: false,
     watch: false,
+    // A file saved by Notepad or Windows PowerShell may start with a BOM, which JSON.parse refuses.
+    deserialize: (text: string) => JSON.parse(text.replace(/^\uFEFF/, "")) as Record<string, unknown>,
   });
   return {
     filePath: conf.path,
