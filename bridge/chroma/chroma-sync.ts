@@ -7,6 +7,7 @@ import { readEntriesFrom, type JournalEntry } from "../store/journal";
 import { decodeEntry, type StoreChange } from "../store/journal-entries";
 import type { EmbeddingInput, MemoryRecord } from "../store/records";
 import type { ChromaCollections } from "./chroma-collections";
+import { renameWithRetry } from "../store/fs-retry";
 
 const READ_BYTES = 4 * 1024 * 1024;
 const MAX_BATCH_ROWS = 1000;
@@ -204,5 +205,5 @@ function writeCursor(cursorPath: string, target: string, offset: number): void {
   fs.mkdirSync(path.dirname(cursorPath), { recursive: true });
   const tmp = `${cursorPath}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, JSON.stringify({ target, journal_offset: offset, updated_ms: Date.now() }));
-  fs.renameSync(tmp, cursorPath);
+  renameWithRetry(tmp, cursorPath);
 }

@@ -12,6 +12,7 @@ import { flagInt, flagString, type ParsedArgs } from "./args";
 import { formatSearch } from "./format";
 import type { CliIo } from "./io";
 import { readJson, readLines } from "./input-files";
+import { renameWithRetry } from "../store/fs-retry";
 
 const IMPORT_BATCH = 5000;
 
@@ -149,7 +150,7 @@ export async function exportCommand(api: MemoryApi, args: ParsedArgs, io: CliIo)
   } finally {
     fs.closeSync(fd);
   }
-  fs.renameSync(tmp, file);
+  renameWithRetry(tmp, file);
   io.out(`exported ${count} to ${file}\n`);
   return 0;
 }

@@ -11,12 +11,13 @@
 // unchanged. Every completed file is checked against the size and hash the hub gave (a mirror that
 // gives none is trusted on its Content-Length), and a file that fails is deleted, never used.
 import { createHash } from "node:crypto";
-import { cpSync, createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { DreamError } from "../protocol/errors";
+import { renameWithRetry as renameSync } from "../store/fs-retry";
 import { assertModelId, DEFAULT_LOCAL_MODEL, digestModelFiles, modelFilesFor, modelFolder } from "./model-files";
 
 export const DEFAULT_REMOTE_HOST = "https://huggingface.co/";

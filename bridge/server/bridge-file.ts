@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { DreamError } from "../protocol/errors";
+import { renameWithRetry } from "../store/fs-retry";
 
 export const BRIDGE_FILE = "bridge.json";
 export const TOKEN_FILE = "bridge.token";
@@ -124,7 +125,7 @@ function writeAtomically(filePath: string, text: string): void {
       fs.closeSync(fd);
     }
     restrictMode(tmpPath);
-    fs.renameSync(tmpPath, filePath);
+    renameWithRetry(tmpPath, filePath);
   } catch (error) {
     fs.rmSync(tmpPath, { force: true });
     throw ioError(`could not write ${filePath}`, error);

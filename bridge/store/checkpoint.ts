@@ -15,6 +15,7 @@ import { syncDirectory } from "./journal";
 import { statementsAnalyzerId } from "./record-statements";
 import type { MemoryRecord } from "./records";
 import { VectorSpaces } from "./vector-spaces";
+import { renameWithRetry } from "./fs-retry";
 
 /** What a checkpoint captures; `journal.offset` must be the end of the last entry the state includes. */
 export interface StoreImage {
@@ -95,7 +96,7 @@ function writeFiles(dir: string, image: StoreImage): CheckpointWritten {
   writePart(dir, temporary, [Buffer.from(JSON.stringify(manifest, null, 1) + "\n")]);
   // The parts' directory entries must be durable before the rename that makes them current.
   syncDirectory(dir);
-  fs.renameSync(path.join(dir, temporary), path.join(dir, MANIFEST_FILE));
+  renameWithRetry(path.join(dir, temporary), path.join(dir, MANIFEST_FILE));
   syncDirectory(dir);
   const keep = new Set([MANIFEST_FILE, records.file, bm25.file, statements.file, ...vectorSpaces.map((space) => space.part.file)]);
   for (const name of fs.readdirSync(dir)) if (!keep.has(name)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });

@@ -273,6 +273,8 @@ export class MemoryStore {
       },
       open_ms: Math.round(this.openReport.openMs),
       data_dir: this.dataDir,
+      // Only when receipts could not be written: the searches themselves went on.
+      ...(this.audit.failedWrites > 0 ? { audit: { failed_writes: this.audit.failedWrites, last_error: this.audit.lastError } } : {}),
     };
   }
 
