@@ -48,6 +48,8 @@ export async function launchOrAttachBridge(options: LaunchOptions): Promise<Laun
     stdio: "ignore",
     windowsHide: true,
     shell: false,
+    // Not the caller's folder: on Windows a process's working directory cannot be deleted or renamed.
+    cwd: dataDir,
     // An Electron host binary runs the CLI as plain Node only with this set; Node ignores it.
     env: { ...options.env, ELECTRON_RUN_AS_NODE: "1" } as NodeJS.ProcessEnv,
   });

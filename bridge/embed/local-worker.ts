@@ -28,10 +28,17 @@ export class LocalWorker {
   constructor(data: LocalWorkerData) {
     // Node's own flags only: jest's or the bridge's arguments mean nothing to the worker.
     this.worker = spawn(process.execPath, ["-e", LOCAL_WORKER_SOURCE, JSON.stringify(data)], {
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      // Piped, not inherited: a detached bridge on Windows has no console to lend, and an inherited
+      // one opened a window for node.exe that closed embeddings when the user closed it.
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
+      windowsHide: true,
+      shell: false,
       // Structured clone rather than JSON, so vectors travel as Float32Array.
       serialization: "advanced",
     });
+    // What the runtime prints (onnxruntime's warnings) still reaches this process's stderr.
+    this.worker.stdout?.pipe(process.stderr, { end: false });
+    this.worker.stderr?.pipe(process.stderr, { end: false });
     let settleReady!: { resolve(): void; reject(error: Error): void };
     this.ready = new Promise<void>((resolve, reject) => (settleReady = { resolve, reject }));
     this.exited = new Promise<void>((resolve) => this.worker.once("close", () => resolve()));

@@ -60,6 +60,8 @@ describe("launchOrAttachBridge", () => {
     expect(await client.call("status", {})).toMatchObject({ records: 1, bridge: { pid: launched!.pid } });
     const again = await launchOrAttachBridge(options(dataDir));
     expect(again.started).toBeUndefined();
+    // Its working directory is the data directory, not the caller's (which Windows would keep from being deleted).
+    if (process.platform === "linux") expect(fs.readlinkSync(`/proc/${launched!.pid}/cwd`)).toBe(fs.realpathSync(dataDir));
   });
 
   it("passes --owner-pid on, so the started bridge ends with its owner", async () => {

@@ -129,6 +129,16 @@ describe("install-agent-memory-plugin.ps1", () => {
     expect(script).toMatch(/if \(\$major -lt 22\)/);
   });
 
+  it("uses no PowerShell 7-only syntax, which Windows PowerShell 5.1 refuses (&&, ||, ??, ?., ternaries)", () => {
+    // Comments and string literals removed, what is left is code.
+    const code = script
+      .replace(/<#[\s\S]*?#>/g, "")
+      .replace(/#.*$/gm, "")
+      .replace(/'[^']*'/g, "''")
+      .replace(/"(?:`.|[^"`])*"/g, '""');
+    expect(code.match(/&&|\|\||\?\?|\?\.|\s\?\s[^:]+\s:\s/g)).toBeNull();
+  });
+
   it("is plain ASCII, which Windows PowerShell 5.1 reads correctly without a BOM", () => {
     expect(/[^\x00-\x7f]/.test(script)).toBe(false);
   });

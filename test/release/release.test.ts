@@ -109,6 +109,11 @@ describe("npm run release", () => {
     }
   });
 
+  it("ships install.sh with LF line endings (a CRLF shebang line breaks it), whatever the checkout's settings", () => {
+    expect(byName("install.sh")!.data.includes(0x0d)).toBe(false);
+    expect(readFileSync(path.join(REPO_ROOT, ".gitattributes"), "utf8")).toMatch(/^\*\.sh text eol=lf$/m);
+  });
+
   it("writes byte-identical zips on two runs", () => {
     expect(second).toMatchObject({ exitCode: 0 });
     const a = readFileSync(path.join(copy, "out-1", zipName));
