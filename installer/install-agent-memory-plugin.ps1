@@ -75,14 +75,22 @@ if ($DownloadModel) { $nodeArgs += '--download-model' }
 if ($Mirror) { $nodeArgs += @('--mirror', $Mirror) }
 $nodeArgs += @('--bundle', "$PSScriptRoot\bundle")
 
+# The Node installer writes its progress to stderr. Under 'Stop', Windows PowerShell 5.1 turns the
+# first stderr line of a native program into a terminating error when stderr is redirected (ISE,
+# *>, 2>&1), stopping this script mid-install: native output is never an error here, the exit code is.
+$ErrorActionPreference = 'Continue'
 & $node.Source @nodeArgs
 $code = $LASTEXITCODE
+$ErrorActionPreference = 'Stop'
 
 # The one thing the Node installer leaves to this script: the installer writes the dsh-dream
 # command to <DSH home>\bin, and that folder goes on the user's PATH (read and written unexpanded,
 # so %VARIABLES% in it survive); an uninstall that removed the command takes the folder off again.
 if ($code -eq 0) {
-    $dshHomeDir = if ($DshHome) { $DshHome } elseif ($env:DSH_HOME) { $env:DSH_HOME } else { Join-Path $env:USERPROFILE '.dsh' }
+    # The same home the Node installer chose: -DshHome, DSH_HOME, %USERPROFILE%\.dsh, else DSH Desktop's.
+    $desktopHome = Join-Path $env:APPDATA 'DSH Desktop\harness'
+    $cliHome = Join-Path $env:USERPROFILE '.dsh'
+    $dshHomeDir = if ($DshHome) { $DshHome } elseif ($env:DSH_HOME) { $env:DSH_HOME } elseif (-not (Test-Path $cliHome) -and (Test-Path $desktopHome)) { $desktopHome } else { $cliHome }
     $binDir = (Join-Path $dshHomeDir 'bin') -replace '\\+$', ''
     $environment = [Microsoft.Win32.Registry]::CurrentUser.OpenSubKey('Environment', $true)
     $userPath = [string]$environment.GetValue('Path', '', [Microsoft.Win32.RegistryValueOptions]::DoNotExpandEnvironmentNames)

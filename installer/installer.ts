@@ -13,7 +13,7 @@ import { failureReport, type InstallReport } from "./report";
 import { ProfileTransaction } from "./transaction";
 import { verifyInstall } from "./verify";
 import { cliNote, removeLaunchers, writeLaunchers } from "./launcher";
-import { downloadModelNow } from "./model-step";
+import { downloadModelNow, stopRunningBridge } from "./model-step";
 
 export type InstallerContext = PreflightContext & StepContext;
 
@@ -44,6 +44,11 @@ export function withModel(report: InstallReport, plan: Plan, context: InstallerC
   const outcome = downloadModelNow(plan, context, mirror);
   report.model = outcome.ok ? "downloaded" : "failed";
   report.notes.push(outcome.note);
+}
+
+function installedCli(plan: Plan): string | undefined {
+  const cli = path.join(installedDir(plan), "dist", "cli.cjs");
+  return fs.existsSync(cli) ? cli : undefined;
 }
 
 // The folder node_modules/dsh-dream links to (an install of this installer), else that folder itself.
@@ -79,6 +84,8 @@ function install(plan: Plan, context: InstallerContext, previous: string | undef
     return failureReport({ ...base, action }, wrapFilesystemError("snapshotting the profile", error));
   }
   let report: InstallReport;
+  const stopped = previous !== undefined ? stopRunningBridge(plan, context, installedCli(plan)) : undefined;
+  if (stopped) notes.push(stopped);
   try {
     if (previous !== undefined) removeFromProfile(plan, context, transaction);
     const installed = placeBundle(plan, context, transaction);
@@ -101,6 +108,7 @@ function install(plan: Plan, context: InstallerContext, previous: string | undef
   }
   commit(transaction, notes);
   notes.push(...removeOtherVersions(plan));
+  if (plan.dshHomeChosen === "desktop") notes.push(`Used DSH Desktop's home, ${plan.dshHome}, because ${path.join(context.homeDir, ".dsh")} does not exist; pass -DshHome / --dsh-home to choose another.`);
   if (plan.profileChosen === "desktop-only") notes.push(`Chose profile "desktop" (DSH Desktop) because ${path.join(plan.dshHome, "profiles", "web")} does not exist; pass -Profile / --profile to choose another.`);
   notes.push(
     "Next: restart DSH (a browser refresh is not enough) and open Settings > DSH-DREAM. It is installed switched off: \"Enable long-term memory\" turns on recall, the holo_* tools and storing the turns in which a fact is remembered; \"Holographic mode\" as well stores every turn in full. The local embedding model is downloaded there (Download) or with `dsh-dream download-model`; until then recall is by keywords.",
@@ -110,6 +118,10 @@ function install(plan: Plan, context: InstallerContext, previous: string | undef
 
 function uninstall(options: InstallOptions, plan: Plan, context: InstallerContext, version: string | undefined, base: Partial<InstallReport>): InstallReport {
   const notes: string[] = [];
+  if (version !== undefined || options.removeData) {
+    const stopped = stopRunningBridge(plan, context, installedCli(plan));
+    if (stopped) notes.push(stopped);
+  }
   if (version !== undefined) {
     let transaction: ProfileTransaction;
     try {

@@ -18,6 +18,8 @@ export interface PreflightContext extends CommandEnv {
 
 export interface Plan {
   dshHome: string;
+  /** How the DSH home was found, for the report. */
+  dshHomeChosen: "option" | "DSH_HOME" | "default" | "desktop";
   profile: string;
   profileChosen: "option" | "default" | "desktop-only";
   profileDir: string;
@@ -44,8 +46,8 @@ export function checkNodeVersion(version: string): void {
 
 export function preflight(options: InstallOptions, context: PreflightContext): Plan {
   checkNodeVersion(context.nodeVersion);
-  const dshHome = path.resolve(options.dshHome ?? (context.env.DSH_HOME || path.join(context.homeDir, ".dsh")));
-  if (!fs.existsSync(dshHome)) throw new InstallError("DSH_HOME_MISSING", `no DSH home folder at ${dshHome}; nothing was changed.`);
+  const { dshHome, chosen: dshHomeChosen, tried } = chooseDshHome(options, context);
+  if (!fs.existsSync(dshHome)) throw new InstallError("DSH_HOME_MISSING", `no DSH home folder at ${tried.join(" or ")}; nothing was changed.`);
   const { profile, chosen } = chooseProfile(options.profile, dshHome);
   const profileDir = path.join(dshHome, "profiles", profile);
   const profileManifest = path.join(profileDir, "package.json");
@@ -59,6 +61,7 @@ export function preflight(options: InstallOptions, context: PreflightContext): P
   const pluginHome = path.join(dshHome, "plugins", PACKAGE_NAME);
   return {
     dshHome,
+    dshHomeChosen,
     profile,
     profileChosen: chosen,
     profileDir,
@@ -71,6 +74,26 @@ export function preflight(options: InstallOptions, context: PreflightContext): P
     dsh: findCommand("dsh", context),
     pnpm: findCommand("pnpm", context),
   };
+}
+
+/**
+ * --dsh-home, else DSH_HOME, else ~/.dsh; on Windows, when ~/.dsh does not exist, DSH Desktop's
+ * own home (%APPDATA%\DSH Desktop\harness), which Desktop sets as DSH_HOME only for its own
+ * processes, so an ordinary PowerShell never sees it.
+ */
+export function chooseDshHome(options: InstallOptions, context: PreflightContext): { dshHome: string; chosen: Plan["dshHomeChosen"]; tried: string[] } {
+  if (options.dshHome) return { dshHome: path.resolve(options.dshHome), chosen: "option", tried: [path.resolve(options.dshHome)] };
+  if (context.env.DSH_HOME) return { dshHome: path.resolve(context.env.DSH_HOME), chosen: "DSH_HOME", tried: [path.resolve(context.env.DSH_HOME)] };
+  const cli = path.join(context.homeDir, ".dsh");
+  const desktop = desktopHome(context);
+  if (!fs.existsSync(cli) && desktop !== undefined && fs.existsSync(desktop)) return { dshHome: desktop, chosen: "desktop", tried: [cli, desktop] };
+  return { dshHome: cli, chosen: "default", tried: desktop === undefined ? [cli] : [cli, desktop] };
+}
+
+/** DSH Desktop 0.1.x keeps its DSH home under the roaming application data folder. */
+export function desktopHome(context: Pick<PreflightContext, "platform" | "env">): string | undefined {
+  const appData = context.platform === "win32" ? context.env.APPDATA : undefined;
+  return appData ? path.join(appData, "DSH Desktop", "harness") : undefined;
 }
 
 // DSH Desktop uses profile "desktop" and never creates "web"; the CLI creates "web" on first run.

@@ -120,7 +120,10 @@ describe("install-agent-memory-plugin.ps1", () => {
     expect(parseInstallArgs(["--download-model", "--mirror", "https://hf-mirror.com/", "--bundle", "/b"])).toMatchObject({ downloadModel: true, mirror: "https://hf-mirror.com/" });
     expect(script).toContain('$nodeArgs = @("$PSScriptRoot\\installer\\install.cjs")');
     expect(script).toContain(`$nodeArgs += @('--bundle', "$PSScriptRoot\\bundle")`);
-    expect(script).toMatch(/& \$node\.Source @nodeArgs\r?\n\$code = \$LASTEXITCODE\r?\n/);
+    // 5.1 with 'Stop' turns a native program's stderr line into a terminating error when stderr is redirected.
+    expect(script).toMatch(/\$ErrorActionPreference = 'Continue'\r?\n& \$node\.Source @nodeArgs\r?\n\$code = \$LASTEXITCODE\r?\n/);
+    // The PATH step looks for the home where the installer does, DSH Desktop's included.
+    expect(script).toContain("Join-Path $env:APPDATA 'DSH Desktop\\harness'");
     expect(script).toMatch(/\nexit \$code\s*$/);
     // The user PATH is read unexpanded and written back as REG_EXPAND_SZ, never through setx (1024-character cut).
     expect(script).toContain("[Microsoft.Win32.RegistryValueOptions]::DoNotExpandEnvironmentNames");
