@@ -96,9 +96,11 @@ export class LocalWorker {
   /** An idle worker must not keep the process alive; one with callers waiting on it must. */
   private updateRef(): void {
     const busy = this.loading || this.pending.size > 0;
-    for (const handle of [this.worker, this.worker.channel]) {
-      if (busy) handle?.ref();
-      else handle?.unref();
+    // The output pipes are sockets too: an idle worker's must not keep the bridge (or a test) running either.
+    const pipes = [this.worker.stdout, this.worker.stderr] as Array<{ ref?(): void; unref?(): void } | null>;
+    for (const handle of [this.worker, this.worker.channel, ...pipes]) {
+      if (busy) handle?.ref?.();
+      else handle?.unref?.();
     }
   }
 }
