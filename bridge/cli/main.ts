@@ -6,7 +6,10 @@ import { runCli } from "./run";
 declare const DSH_DREAM_VERSION: string;
 
 const shutdownHandlers: Array<(signal: string) => void> = [];
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
+// SIGHUP: a closed terminal (on Windows, closing the console window of `serve`, after which the
+// process has a few seconds); SIGBREAK: Ctrl+Break on Windows. Both shut down as cleanly as SIGTERM:
+// a checkpoint, the lock released, Chroma stopped. Listening to SIGBREAK elsewhere is harmless.
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP", "SIGBREAK"] as const) {
   process.on(signal, () => {
     if (shutdownHandlers.length === 0) process.exit(130);
     for (const handler of shutdownHandlers) handler(signal);

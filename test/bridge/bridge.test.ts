@@ -66,9 +66,10 @@ describe("the bridge process", () => {
     expect(JSON.stringify(status)).not.toContain(JSON.parse(fs.readFileSync(path.join(dataDir, "bridge.json"), "utf8")).token);
   });
 
-  it("shuts down gracefully on SIGTERM: removes its bridge file and stops its Chroma", async () => {
+  // SIGHUP is what a closed terminal sends, and what Node raises on Windows when the console window of `serve` is closed.
+  it.each(["SIGTERM", "SIGHUP"] as const)("shuts down gracefully on %s: removes its bridge file and stops its Chroma", async (signal) => {
     const { chroma } = await bridge.client.call<Record<string, any>>("status", {});
-    bridge.child.kill("SIGTERM");
+    bridge.child.kill(signal);
     expect(await bridge.exited).toBe(0);
     expect(fs.existsSync(path.join(dataDir, "bridge.json"))).toBe(false);
     expect(() => process.kill(chroma.pid, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
