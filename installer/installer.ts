@@ -15,7 +15,10 @@ import { verifyInstall } from "./verify";
 import { cliNote, removeLaunchers, writeLaunchers } from "./launcher";
 import { downloadModelNow, stopRunningBridge } from "./model-step";
 
-export type InstallerContext = PreflightContext & StepContext;
+export type InstallerContext = PreflightContext & StepContext & {
+  /** At a terminal, when the user did not say: asks whether to download the model after the install. */
+  askDownloadModel?(): boolean;
+};
 
 export function runInstaller(options: InstallOptions, context: InstallerContext): InstallReport {
   let plan: Plan;
@@ -35,12 +38,12 @@ export function runInstaller(options: InstallOptions, context: InstallerContext)
     return report;
   }
   const report = install(plan, context, version, { ...base, bundleDir: plan.bundleDir });
-  if (report.ok && options.downloadModel) withModel(report, plan, context, options.mirror);
+  if (report.ok && (options.downloadModel || context.askDownloadModel?.() === true)) withModel(report, plan, context, options.mirror);
   return report;
 }
 
 /** Runs the installed CLI's download-model and records the outcome in the report. */
-export function withModel(report: InstallReport, plan: Plan, context: InstallerContext, mirror: string | undefined): void {
+function withModel(report: InstallReport, plan: Plan, context: InstallerContext, mirror: string | undefined): void {
   const outcome = downloadModelNow(plan, context, mirror);
   report.model = outcome.ok ? "downloaded" : "failed";
   report.notes.push(outcome.note);

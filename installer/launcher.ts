@@ -7,10 +7,11 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Plan } from "./preflight";
 import type { CommandEnv } from "./commands";
-import { exists, removeIfPresent, type ProfileTransaction } from "./transaction";
+import { PACKAGE_NAME } from "./profile-manifest";
+import { exists, linkTarget, removeIfPresent, type ProfileTransaction } from "./transaction";
 
 const MARKER = "written by the DSH-DREAM installer";
-const COMMAND = "dsh-dream";
+const COMMAND = PACKAGE_NAME;
 
 export interface CliReport {
   /** The launcher to run when `dsh-dream` is not on PATH. */
@@ -89,14 +90,6 @@ function isOurs(file: string): boolean {
     return fs.lstatSync(file).isFile() && fs.readFileSync(file, "utf8").includes(MARKER);
   } catch {
     return false;
-  }
-}
-
-function linkTarget(file: string): string | undefined {
-  try {
-    return fs.readlinkSync(file);
-  } catch {
-    return undefined;
   }
 }
 

@@ -5,8 +5,7 @@ import os from "node:os";
 import tty from "node:tty";
 import { parseInstallArgs, USAGE, type InstallOptions } from "./args";
 import { EXIT_BAD_ARGUMENTS, EXIT_FAILED, EXIT_OK, InstallError } from "./errors";
-import { runInstaller, withModel } from "./installer";
-import { preflight } from "./preflight";
+import { runInstaller } from "./installer";
 import { failureReport, formatReport, type InstallReport } from "./report";
 
 function main(argv: string[]): number {
@@ -22,7 +21,9 @@ function main(argv: string[]): number {
     process.stdout.write(USAGE);
     return EXIT_OK;
   }
-  const context = {
+  // A person at a terminal who did not say is asked once, after a successful install.
+  const interactive = !options.downloadModel && !options.json && tty.isatty(0) && tty.isatty(2);
+  const report = runInstaller(options, {
     env: process.env,
     platform: process.platform,
     nodeVersion: process.versions.node,
@@ -31,12 +32,8 @@ function main(argv: string[]): number {
     installerDir: __dirname,
     skipDependencies: process.env.DSH_DREAM_INSTALL_SKIP_DEPS === "1",
     log: (line: string) => process.stderr.write(`${line}\n`),
-  };
-  const report = runInstaller(options, context);
-  // A person at a terminal who did not say: offer the model once, after a successful install.
-  if (report.ok && (report.action === "install" || report.action === "reinstall") && !options.downloadModel && !options.json && tty.isatty(0) && tty.isatty(2)) {
-    if (ask("Download the local embedding model now (about 25 MB, from huggingface.co or HF_ENDPOINT)? [y/N] ")) withModel(report, preflight(options, context), context, undefined);
-  }
+    askDownloadModel: interactive ? () => ask("Download the local embedding model now (about 25 MB, from huggingface.co or HF_ENDPOINT)? [y/N] ") : undefined,
+  });
   print(report, options.json);
   return report.ok ? EXIT_OK : EXIT_FAILED;
 }

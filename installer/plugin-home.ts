@@ -8,9 +8,9 @@ import path from "node:path";
 import { findCommand, outputTail, runCommand } from "./commands";
 import { InstallError } from "./errors";
 import type { Plan } from "./preflight";
-import { dependencySpec, readJsonFile } from "./profile-manifest";
+import { dependencySpec, isRecord, PACKAGE_NAME, readJsonFile } from "./profile-manifest";
 import type { StepContext } from "./profile-steps";
-import { exists, removeIfPresent, type ProfileTransaction } from "./transaction";
+import { exists, linkTarget, removeIfPresent, type ProfileTransaction } from "./transaction";
 
 const LOCKFILE = "package-lock.json";
 
@@ -167,16 +167,16 @@ export function recordProfileBeforeInstall(plan: Plan): void {
  * when the profile holds nothing else, the files our install created and the manifest's old bytes.
  */
 export function tidyProfileAfterRemoval(plan: Plan): void {
-  const bin = path.join(plan.profileDir, "node_modules", ".bin", PACKAGE_BIN);
+  const bin = path.join(plan.profileDir, "node_modules", ".bin", PACKAGE_NAME);
   for (const shim of [bin, `${bin}.cmd`, `${bin}.ps1`]) {
     const target = linkTarget(shim);
-    const ours = target !== undefined ? target.includes(PACKAGE_BIN) : fs.existsSync(shim) && /dsh-dream[\\/]+dist[\\/]+cli\.cjs/.test(fs.readFileSync(shim, "utf8"));
+    const ours = target !== undefined ? target.includes(PACKAGE_NAME) : fs.existsSync(shim) && /dsh-dream[\\/]+dist[\\/]+cli\.cjs/.test(fs.readFileSync(shim, "utf8"));
     if (ours) removeIfPresent(shim);
   }
   const record = readRecords(plan)[plan.profile];
   if (!record) return;
   const current = readJsonFile(plan.profileManifest).data;
-  if (Object.keys(isRecordValue(current.dependencies) ? current.dependencies : {}).length > 0) return;
+  if (Object.keys(isRecord(current.dependencies) ? current.dependencies : {}).length > 0) return;
   const before = Buffer.from(record.manifest, "base64");
   let original: Record<string, unknown>;
   try {
@@ -195,21 +195,7 @@ export function tidyProfileAfterRemoval(plan: Plan): void {
   }
 }
 
-const PACKAGE_BIN = "dsh-dream";
-
-function linkTarget(file: string): string | undefined {
-  try {
-    return fs.readlinkSync(file);
-  } catch {
-    return undefined;
-  }
-}
-
-function isRecordValue(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function withoutEmptyDependencies(manifest: Record<string, unknown>): Record<string, unknown> {
   const { dependencies, ...rest } = manifest;
-  return isRecordValue(dependencies) && Object.keys(dependencies).length > 0 ? { ...rest, dependencies } : rest;
+  return isRecord(dependencies) && Object.keys(dependencies).length > 0 ? { ...rest, dependencies } : rest;
 }

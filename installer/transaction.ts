@@ -152,6 +152,15 @@ function lstatOrUndefined(target: string): fs.Stats | undefined {
   }
 }
 
+/** Where a symbolic link (or junction) points, or undefined when `file` is no link. */
+export function linkTarget(file: string): string | undefined {
+  try {
+    return fs.readlinkSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
 // lstat, so that a link pnpm made is removed as a link and its target is left alone.
 export function exists(target: string): boolean {
   return lstatOrUndefined(target) !== undefined;

@@ -117,10 +117,14 @@ describe("the local model at install time", () => {
     const home = makeDshHome();
     const bin = makeBinDir();
     runInstaller(["--dsh-home", home, "--bundle", makeBundle()], { bin });
+    const profileBefore = snapshotTree(path.join(home, "profiles"));
+    const pluginsBefore = snapshotTree(path.join(home, "plugins"));
     const run = await runInstallerAsync(["--dsh-home", home, "--bundle", makeBundle(), "--download-model", "--mirror", hub.url], { bin });
 
     expect([run.report.action, run.report.model]).toEqual(["already-installed", "downloaded"]);
     expect(fs.existsSync(modelFile(home))).toBe(true);
+    expect(snapshotTree(path.join(home, "profiles"))).toEqual(profileBefore);
+    expect(snapshotTree(path.join(home, "plugins"))).toEqual(pluginsBefore);
   });
 
   it.each([
