@@ -1,5 +1,5 @@
 // What a CLI command may touch: output streams, the environment it was given, where it runs, and
-// (for `serve`) the process's shutdown signals, which only main.ts subscribes to.
+// (for `serve`) the process's shutdown signals and stdin, which only main.ts subscribes to.
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
@@ -10,4 +10,9 @@ export interface CliIo {
   selfPath: string;
   version: string;
   onShutdownSignal(handler: (signal: string) => void): void;
+  /**
+   * For `serve --owner-pipe`: calls `onClosed` once stdin reaches its end (the owner that holds the
+   * other end of the pipe has died, however it died). The returned function stops watching.
+   */
+  watchInput?(onClosed: () => void): () => void;
 }

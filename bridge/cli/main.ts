@@ -25,6 +25,22 @@ runCli(process.argv.slice(2), {
   selfPath: process.argv[1],
   version: typeof DSH_DREAM_VERSION === "string" ? DSH_DREAM_VERSION : "0.0.0-dev",
   onShutdownSignal: (handler) => shutdownHandlers.push(handler),
+  watchInput: (onClosed) => {
+    const input = process.stdin;
+    let fired = false;
+    const closed = () => {
+      if (!fired) (fired = true), onClosed();
+    };
+    input.on("end", closed);
+    input.on("close", closed);
+    input.on("error", closed);
+    input.resume();
+    return () => {
+      input.off("end", closed).off("close", closed).off("error", closed);
+      // Leaves the process free to exit: a read that is still pending would keep it alive.
+      input.destroy();
+    };
+  },
 }).then(
   (code) => (process.exitCode = code),
   (error) => {

@@ -28,7 +28,7 @@ const FLAGS = {
     "query-embedding", "idle-exit-ms", "owner-pid", "chroma-url", "model", "model-dir", "remote-host",
     "session", "base-url",
   ],
-  switches: ["json", "timeline", "help", "with-vectors", "no-chroma", "llm"],
+  switches: ["json", "timeline", "help", "with-vectors", "no-chroma", "llm", "owner-pipe"],
 } as const;
 
 export const USAGE = `usage: dsh-dream [--data-dir DIR] <command> [options]
@@ -51,8 +51,9 @@ embeddings:
                                         download (a mirror: --remote-host URL or HF_ENDPOINT)
 
 bridge:
-  serve [--chroma-url URL | --no-chroma] [--idle-exit-ms N] [--owner-pid PID]
-                                        run the bridge in the foreground (until PID exits, if given)
+  serve [--chroma-url URL | --no-chroma] [--idle-exit-ms N] [--owner-pid PID] [--owner-pipe]
+                                        run the bridge in the foreground (until PID exits, if given,
+                                        or with --owner-pipe until stdin closes: the owner holds it)
   stop                                  stop the bridge for the data directory
 
   chat [--llm] [--model M] [--base-url U] [--session S]

@@ -1,5 +1,5 @@
 // `dsh-dream serve` runs the bridge in this process until SIGTERM/SIGINT, `dsh-dream stop`, (for a
-// bridge started on demand) an idle timeout, or the exit of its --owner-pid. `dsh-dream stop` asks the
+// bridge started on demand) an idle timeout, the exit of its --owner-pid, or (--owner-pipe) stdin closing. `dsh-dream stop` asks the
 // running bridge to shut down.
 import { DreamError } from "../protocol/errors";
 import { attachBridge, stopBridge } from "../client/bridge-launcher";
@@ -18,10 +18,15 @@ export async function serveCommand(dataDir: string, args: ParsedArgs, io: CliIo)
   if (ownerPid !== undefined && !(ownerPid > 0 && Number.isSafeInteger(ownerPid))) {
     throw new DreamError("BAD_ARGUMENTS", `--owner-pid must be a positive process id (got ${ownerPid})`);
   }
+  const ownerPipe = args.flags.has("owner-pipe");
+  if (ownerPipe && !io.watchInput) throw new DreamError("BAD_ARGUMENTS", "--owner-pipe needs the process's stdin, which this caller does not give");
   const bridge = await startBridge({ dataDir, config, version: io.version, idleExitMs, ownerPid, env: io.env });
   io.onShutdownSignal((signal) => void bridge.stop(`signal ${signal}`));
+  // The pipe ends when its owner dies, by any means, and cannot be fooled by a reused pid as a poll can.
+  const unwatch = ownerPipe ? io.watchInput?.(() => void bridge.stop("the owner's pipe closed (the owner process ended)")) : undefined;
   io.out(`dsh-dream bridge serving ${dataDir} on 127.0.0.1:${bridge.port} (pid ${process.pid})\n`);
   await bridge.stopped;
+  unwatch?.();
   return 0;
 }
 

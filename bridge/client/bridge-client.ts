@@ -1,10 +1,11 @@
 // The client side of the bridge wire, shared by the CLI and the DSH plugin: finds the bridge
 // through its bridge file, calls it with the token, and turns every answer back into DreamError.
 import http from "node:http";
+import path from "node:path";
 import { DreamError, ERROR_CODES, type ErrorCode } from "../protocol/errors";
 import { HEALTH_PATH, PROTOCOL_VERSION, RPC_LIMITS, RPC_PATH, type HealthResult, type RpcMethod } from "../protocol/wire";
 import { readBridgeFile } from "../server/bridge-file";
-import { isProcessAlive } from "../store/lock";
+import { LOCK_FILE, lockHolder } from "../store/lock";
 
 export interface BridgeTarget {
   dataDir: string;
@@ -38,8 +39,10 @@ export class BridgeClient {
     if (info.protocol !== PROTOCOL_VERSION) {
       throw new DreamError("PROTOCOL_MISMATCH", `the bridge for ${dataDir} speaks protocol ${info.protocol}; this client speaks ${PROTOCOL_VERSION}`);
     }
-    // A dead bridge's port may since belong to another program, which must not be sent the token.
-    if (!isProcessAlive(info.pid)) {
+    // A dead bridge's port may since belong to another program, which must not be sent the token. The
+    // bridge holds the store lock, whose heartbeat says it still runs: its pid alone may be reused.
+    const holder = lockHolder(path.join(dataDir, LOCK_FILE));
+    if (holder.state !== "live" || holder.pid !== info.pid) {
       throw new DreamError("BRIDGE_UNAVAILABLE", `the bridge recorded for ${dataDir} (process ${info.pid}) is no longer running`);
     }
     return new BridgeClient({ dataDir, port: info.port, token: info.token });

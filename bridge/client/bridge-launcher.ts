@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { DreamError, isDreamError } from "../protocol/errors";
-import { isProcessAlive, LOCK_FILE, lockOwner } from "../store/lock";
+import { isProcessAlive, LOCK_FILE, LOCK_STALE_MS, lockHolder } from "../store/lock";
 import { BridgeClient } from "./bridge-client";
 
 export interface LaunchOptions {
@@ -34,6 +34,7 @@ const START_TIMEOUT_MS = 30_000;
 const POLL_MS = 100;
 const SHUTDOWN_CALL_TIMEOUT_MS = 5_000;
 const KILL_WAIT_MS = 5_000;
+const LOCK_STALE_S = LOCK_STALE_MS / 1000;
 
 export async function launchOrAttachBridge(options: LaunchOptions): Promise<LaunchedBridge> {
   const { dataDir } = options;
@@ -41,11 +42,13 @@ export async function launchOrAttachBridge(options: LaunchOptions): Promise<Laun
   if (existing) return { client: existing.client, started: undefined };
   fs.mkdirSync(dataDir, { recursive: true });
   const args = [options.cliPath, "serve", "--data-dir", dataDir];
-  if (options.ownerPid !== undefined) args.push("--owner-pid", String(options.ownerPid));
+  const owned = options.ownerPid !== undefined;
+  if (owned) args.push("--owner-pid", String(options.ownerPid), "--owner-pipe");
   if (options.idleExitMs !== undefined) args.push("--idle-exit-ms", String(options.idleExitMs));
   const child = spawn(options.execPath ?? process.execPath, args, {
     detached: options.detached ?? true,
-    stdio: "ignore",
+    // An owned bridge reads stdin to its end: the pipe closes when this process dies, by any means.
+    stdio: [owned ? "pipe" : "ignore", "ignore", "ignore"],
     windowsHide: true,
     shell: false,
     // Not the caller's folder: on Windows a process's working directory cannot be deleted or renamed.
@@ -58,6 +61,7 @@ export async function launchOrAttachBridge(options: LaunchOptions): Promise<Laun
   child.on("exit", (code) => (exited = code ?? 1));
   child.on("error", (error) => (spawnError = error));
   child.unref();
+  if (child.stdin) holdOwnerPipe(child);
   const timeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -71,7 +75,15 @@ export async function launchOrAttachBridge(options: LaunchOptions): Promise<Laun
       throw new DreamError("BRIDGE_UNAVAILABLE", `the bridge for ${dataDir} did not start: ${lastLogLine(dataDir) ?? `exit code ${exited}`}`);
     }
   }
-  throw new DreamError("BRIDGE_UNAVAILABLE", `the bridge for ${dataDir} did not answer within ${timeoutMs / 1000} s`);
+  const holder = lockHolder(path.join(dataDir, LOCK_FILE));
+  if (holder.state === "live" && holder.pid !== child.pid) {
+    throw new DreamError(
+      "BRIDGE_UNAVAILABLE",
+      `the data directory ${dataDir} is held by process ${holder.pid}, which has not started serving within ${timeoutMs / 1000} s; ` +
+        `if that is not a DSH-DREAM bridge or command, end it (or wait ${LOCK_STALE_S} s after it stops refreshing the lock)`,
+    );
+  }
+  throw new DreamError("BRIDGE_UNAVAILABLE", `the bridge for ${dataDir} did not answer within ${timeoutMs / 1000} s: ${lastLogLine(dataDir) ?? "nothing in bridge.log"}`);
 }
 
 /** The healthy bridge serving `dataDir` and its pid, or undefined when none answers. */
@@ -120,9 +132,25 @@ async function waitForExit(pid: number, waitMs: number): Promise<boolean> {
   return true;
 }
 
+// The write ends of owned bridges' stdin pipes, held for this process's lifetime (or the bridge's).
+const ownerPipes = new Set<NodeJS.WritableStream>();
+
+function holdOwnerPipe(child: ReturnType<typeof spawn>): void {
+  const pipe = child.stdin!;
+  ownerPipes.add(pipe);
+  // Never what keeps this process alive; never an uncaught error when the bridge goes first.
+  (pipe as unknown as { unref?: () => void }).unref?.();
+  pipe.on("error", () => undefined);
+  child.on("exit", () => {
+    ownerPipes.delete(pipe);
+    pipe.destroy();
+  });
+}
+
+/** A live process other than our child holds the lock: a bridge that is opening (or another user of the store). */
 function anotherBridgeStarting(dataDir: string, childPid: number | undefined): boolean {
-  const owner = lockOwner(path.join(dataDir, LOCK_FILE));
-  return owner !== undefined && owner !== childPid && isProcessAlive(owner);
+  const holder = lockHolder(path.join(dataDir, LOCK_FILE));
+  return holder.state === "live" && holder.pid !== childPid;
 }
 
 function lastLogLine(dataDir: string): string | undefined {

@@ -31,6 +31,28 @@ describe("a bridge with an owner process", () => {
     }
   });
 
+  it("stops when its owner's pipe closes, although the owner pid names a live process (a reused pid)", async () => {
+    const dataDir = tempDir("bridge-owner-pipe-");
+    // The pid stays alive throughout: only the pipe can tell that the owner is gone.
+    const stranger = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
+    const bridge = await serveBridge(dataDir, ["--no-chroma", "--owner-pid", String(stranger.pid), "--owner-pipe"], {}, "pipe");
+    try {
+      expect((await bridge.client.health()).pid).toBe(bridge.child.pid);
+      bridge.child.stdin!.end();
+      let timer: NodeJS.Timeout | undefined;
+      const stillRunning = new Promise((resolve) => (timer = setTimeout(() => resolve("still running"), 10_000)));
+      const code = await Promise.race([bridge.exited, stillRunning]);
+      clearTimeout(timer);
+      expect(code).toBe(0);
+      expect(stranger.exitCode).toBeNull();
+      expect(fs.existsSync(path.join(dataDir, "store.lock"))).toBe(false);
+      expect(fs.readFileSync(path.join(dataDir, "bridge.log"), "utf8")).toContain("stopping: the owner's pipe closed (the owner process ended)");
+    } finally {
+      stranger.kill("SIGKILL");
+      if (bridge.child.exitCode === null) bridge.child.kill("SIGKILL");
+    }
+  });
+
   it.each(["0", "-5", "abc"])("refuses --owner-pid %s with BAD_ARGUMENTS and starts nothing", (value) => {
     const dataDir = tempDir("bridge-owner-bad-");
     const out = runCli(["--data-dir", dataDir, "serve", "--no-chroma", `--owner-pid=${value}`]);

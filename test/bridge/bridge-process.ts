@@ -10,8 +10,8 @@ export interface ServedBridge {
   output(): string;
 }
 
-export async function serveBridge(dataDir: string, extraArgs: string[] = [], env: Record<string, string> = {}): Promise<ServedBridge> {
-  const child = spawn(process.execPath, [CLI, "--data-dir", dataDir, "serve", ...extraArgs], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+export async function serveBridge(dataDir: string, extraArgs: string[] = [], env: Record<string, string> = {}, stdin: "ignore" | "pipe" = "ignore"): Promise<ServedBridge> {
+  const child = spawn(process.execPath, [CLI, "--data-dir", dataDir, "serve", ...extraArgs], { stdio: [stdin, "pipe", "pipe"], env: { ...process.env, ...env } });
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));

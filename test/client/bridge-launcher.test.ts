@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { buildSync } from "esbuild";
 import { attachBridge, launchOrAttachBridge, stopBridge, type LaunchOptions } from "../../bridge/client/bridge-launcher";
 import { isProcessAlive } from "../../bridge/store/lock";
 import { serveBridge } from "../bridge/bridge-process";
@@ -71,6 +72,44 @@ describe("launchOrAttachBridge", () => {
     owner.kill("SIGKILL");
     expect(await waitUntilGone(launched!.pid, 10_000)).toBe(true);
     expect(fs.existsSync(path.join(dataDir, "bridge.json"))).toBe(false);
+  });
+
+  it("ends an owned bridge when the process that started it dies, even if the owner pid it was given lives on", async () => {
+    const dataDir = newDataDir();
+    const work = tempDir("launcher-host-");
+    const host = path.join(work, "host.cjs");
+    // A host that launches the bridge in-process (as the DSH plugin does), then is killed with SIGKILL.
+    buildSync({
+      stdin: {
+        contents: `
+          const { launchOrAttachBridge } = require(${JSON.stringify(path.resolve(__dirname, "../../bridge/client/bridge-launcher.ts"))});
+          const [dataDir, cliPath, ownerPid] = process.argv.slice(2);
+          launchOrAttachBridge({ dataDir, cliPath, env: process.env, ownerPid: Number(ownerPid) }).then(({ started }) => {
+            process.stdout.write(String(started.pid) + "\\n");
+            setInterval(() => {}, 1000);
+          });`,
+        resolveDir: work,
+        loader: "js",
+      },
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      outfile: host,
+      logLevel: "silent",
+    });
+    // Standing in for a pid that Windows reused: alive for the whole test, so only the pipe can tell.
+    const reused = spawnOwner();
+    const hostProcess = spawn(process.execPath, [host, dataDir, CLI, String(reused.pid)], { stdio: ["ignore", "pipe", "inherit"] });
+    owners.push(hostProcess);
+    let out = "";
+    hostProcess.stdout!.on("data", (chunk) => (out += chunk));
+    while (!out.includes("\n")) await new Promise((resolve) => setTimeout(resolve, 50));
+    const bridgePid = Number(out.trim());
+    expect(isProcessAlive(bridgePid)).toBe(true);
+    hostProcess.kill("SIGKILL");
+    expect(await waitUntilGone(bridgePid, 10_000)).toBe(true);
+    expect(isProcessAlive(reused.pid!)).toBe(true);
+    expect(fs.readFileSync(path.join(dataDir, "bridge.log"), "utf8")).toContain("stopping: the owner's pipe closed (the owner process ended)");
   });
 
   it("lets concurrent launches share one bridge, and only the launch that started it says so", async () => {

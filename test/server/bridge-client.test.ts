@@ -1,16 +1,19 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import { inspect } from "node:util";
 import { BridgeClient } from "../../bridge/client/bridge-client";
 import { DreamError } from "../../bridge/protocol/errors";
 import { RPC_LIMITS, type RpcMethod } from "../../bridge/protocol/wire";
 import { loadOrCreateToken, writeBridgeFile } from "../../bridge/server/bridge-file";
 import { startRpcServer, type RpcHandler, type RpcServer } from "../../bridge/server/rpc-server";
+import { DirectoryLock, LOCK_FILE, LOCK_STALE_MS } from "../../bridge/store/lock";
 import { tempDir } from "../store/helpers";
 
 let dataDir: string;
 let token: string;
 let server: RpcServer | undefined;
+let lock: DirectoryLock | undefined;
 let calls: RpcMethod[];
 let errors: DreamError[];
 
@@ -22,7 +25,9 @@ const fakeHandler: RpcHandler = async (method, params) => {
   return { echoed: params };
 };
 
+/** A stand-in bridge in this process: it holds the store lock, as a real one does, and writes the bridge file. */
 async function serve(handle: RpcHandler = fakeHandler): Promise<RpcServer> {
+  lock = DirectoryLock.acquire(path.join(dataDir, LOCK_FILE));
   server = await startRpcServer({ token, handle, onError: () => undefined });
   writeBridgeFile(dataDir, { port: server.port, pid: process.pid, version: "0.1.0", protocol: 1, token, started_ms: Date.now() });
   return server;
@@ -48,6 +53,8 @@ beforeEach(() => {
 afterEach(async () => {
   await server?.close();
   server = undefined;
+  lock?.release();
+  lock = undefined;
   fs.rmSync(dataDir, { recursive: true, force: true });
   for (const error of errors) {
     expect(error).toBeInstanceOf(DreamError);
@@ -123,6 +130,32 @@ describe("bridge client", () => {
     writeBridgeFile(dataDir, { port: 9, pid: Number(exited.stdout), version: "0.1.0", protocol: 1, token, started_ms: 0 });
     const dead = await failure(Promise.resolve().then(() => BridgeClient.fromDataDir(dataDir)));
     expect([dead.code, dead.message]).toEqual(["BRIDGE_UNAVAILABLE", `the bridge recorded for ${dataDir} (process ${exited.stdout}) is no longer running`]);
+  });
+
+  it("never sends the token to a bridge whose pid is alive but whose lock has gone stale (a reused pid)", async () => {
+    await serve();
+    // What a dead bridge leaves when its pid is reused: a bridge file and a lock naming a live process
+    // (here a stranger we start) that does not refresh the lock.
+    lock!.release();
+    const stranger = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
+    try {
+      const pid = stranger.pid!;
+      const lockPath = path.join(dataDir, LOCK_FILE);
+      fs.writeFileSync(lockPath, JSON.stringify({ pid }));
+      writeBridgeFile(dataDir, { port: server!.port, pid, version: "0.1.0", protocol: 1, token, started_ms: 0 });
+      const silent = new Date(Date.now() - LOCK_STALE_MS - 1_000);
+      fs.utimesSync(lockPath, silent, silent);
+      const error = await failure(Promise.resolve().then(() => BridgeClient.fromDataDir(dataDir).call("status")));
+      expect([error.code, error.message]).toEqual(["BRIDGE_UNAVAILABLE", `the bridge recorded for ${dataDir} (process ${pid}) is no longer running`]);
+      expect(calls).toEqual([]);
+
+      // The same files with a fresh heartbeat are a live bridge.
+      fs.utimesSync(lockPath, new Date(), new Date());
+      await BridgeClient.fromDataDir(dataDir).call("status");
+      expect(calls).toEqual(["status"]);
+    } finally {
+      stranger.kill("SIGKILL");
+    }
   });
 
   it("refuses a bridge of another protocol version with PROTOCOL_MISMATCH", async () => {
