@@ -5,6 +5,7 @@ import { EventEmitter } from "node:events";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { DreamError } from "../protocol/errors";
+import { chromaPathFor, type ChromaPath } from "./ascii-path";
 import { claimPort, LOOPBACK, OutputTail, pause, probeHeartbeat } from "./chroma-process-io";
 
 export interface RestartPolicy {
@@ -24,6 +25,10 @@ export interface EmbeddedChromaOptions {
   stopTimeoutMs?: number;
   /** false disables automatic restarts. */
   restart?: Partial<RestartPolicy> | false;
+  /** The platform whose path rules apply (default: this one); see ascii-path.ts. */
+  platform?: NodeJS.Platform;
+  /** Where %ProgramData% is read from for a junction (default: process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface ChromaExit {
@@ -61,6 +66,7 @@ interface Run {
 
 export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
   private run?: Run;
+  private dataPath?: ChromaPath;
   private ready = false;
   private port = 0;
   private stopping = false;
@@ -87,12 +93,19 @@ export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
       throw new DreamError("CHROMA_UNAVAILABLE", `Chroma launcher not found at ${chroma.launcherPath}`);
     }
     try {
+      chroma.dataPath = chromaPathFor(options.dataDir, { platform: options.platform, env: options.env });
       await chroma.launchFirst();
     } catch (error) {
       await chroma.stop();
-      throw error;
+      const warning = chroma.dataPath?.warning;
+      throw warning && error instanceof DreamError ? new DreamError(error.code, `${error.message} (${warning})`, { cause: error }) : error;
     }
     return chroma;
+  }
+
+  /** The path Chroma was given: its folder, or an ASCII junction to it (ascii-path.ts). */
+  get path(): ChromaPath | undefined {
+    return this.dataPath;
   }
 
   get url(): string {
@@ -142,7 +155,7 @@ export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
     if (this.stopping) throw new DreamError("CHROMA_UNAVAILABLE", "Chroma start was cancelled by stop()");
     this.port = port;
     this.startedAtMs = Date.now();
-    const args = [this.launcherPath, "run", "--path", this.options.dataDir, "--host", LOOPBACK, "--port", String(port)];
+    const args = [this.launcherPath, "run", "--path", this.dataPath?.path ?? this.options.dataDir, "--host", LOOPBACK, "--port", String(port)];
     // A panic with backtraces on (jest sets RUST_BACKTRACE=1) prints ~60 frames and pushes its
     // message out of the tail, so they are always off.
     const env = { ...process.env, [WATCH_STDIN_ENV]: "1", RUST_BACKTRACE: "0" };
