@@ -27,11 +27,10 @@ export function isAscii(text: string): boolean {
   return PRINTABLE_ASCII.test(text);
 }
 
-/** The path Chroma should be given for `chromaDir` (which is created if missing). */
+/** The path Chroma should be given for `chromaDir` (created when a junction must point at it). */
 export function chromaPathFor(chromaDir: string, options: ChromaPathOptions = {}): ChromaPath {
   const platform = options.platform ?? process.platform;
   const env = options.env ?? process.env;
-  fs.mkdirSync(chromaDir, { recursive: true });
   if (platform !== "win32" || isAscii(chromaDir)) return { path: chromaDir };
   const base = env.ProgramData ?? env.PROGRAMDATA ?? (env.SystemDrive ? `${env.SystemDrive}\\ProgramData` : undefined);
   const fallback = (why: string): ChromaPath => ({
@@ -43,6 +42,8 @@ export function chromaPathFor(chromaDir: string, options: ChromaPathOptions = {}
   if (base === undefined || !isAscii(base)) return fallback(`no ASCII folder for a junction was found (ProgramData is ${base ?? "not set"})`);
   const junction = path.join(base, `dsh-dream-${createHash("sha256").update(chromaDir).digest("hex").slice(0, 16)}`);
   try {
+    // A junction needs its target; Chroma would create the folder anyway.
+    fs.mkdirSync(chromaDir, { recursive: true });
     if (pointsAt(junction, chromaDir)) return { path: junction, junction };
     // Anything else under our name (a junction left by a moved data directory) is replaced.
     unlinkIfPresent(junction);

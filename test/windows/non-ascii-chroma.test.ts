@@ -73,7 +73,6 @@ describe("chromaPathFor", () => {
   it("passes ASCII paths through on every platform", () => {
     const dir = path.join(tempDir("ascii-"), "chroma");
     expect(chromaPathFor(dir, { platform: "win32", env: { ProgramData: "/nowhere" } })).toEqual({ path: dir });
-    expect(fs.existsSync(dir)).toBe(true);
   });
 
   it("replaces a junction of ours that points elsewhere (a data directory that moved)", () => {
