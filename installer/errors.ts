@@ -1,9 +1,12 @@
 // The installer's one table of error codes: each code names what failed and carries the default
 // "what to do" hint a user sees; throw sites add the specifics (paths, versions, command output).
+import { vcRuntimeInstallStep } from "../bridge/protocol/vc-runtime";
 
 export const INSTALL_ERRORS = {
   BAD_ARGUMENTS: "Run the installer with --help (PowerShell: Get-Help .\\install-agent-memory-plugin.ps1) for the options.",
   NODE_TOO_OLD: "Install Node.js 22 or newer from https://nodejs.org/ (or `nvm install 22`), then run the installer again.",
+  // The x64 package; on an ARM64 Node the throw site names the ARM64 one.
+  VC_RUNTIME_MISSING: `${vcRuntimeInstallStep("x64")}, then run the installer again.`,
   DSH_HOME_MISSING: "Install DSH and start it once so it creates its home folder (DSH Desktop: %APPDATA%\\DSH Desktop\\harness), or point -DshHome / --dsh-home (or DSH_HOME) at it.",
   PROFILE_MISSING: "Start DSH once with that profile (`dsh --profile <name>`) so it creates it, or choose an existing one with -Profile / --profile.",
   BUNDLE_INVALID: "Extract the whole release zip and run the installer from that folder (bundle/ must sit next to it), or pass --bundle <dir>.",

@@ -1,7 +1,9 @@
 // Preflight: everything the installer needs is checked here, before anything is changed: the
-// Node version, the DSH home and profile, the bundle folder, and the dsh and pnpm programs.
+// Node version, the DSH home and profile, the bundle folder, the Visual C++ runtime on Windows, and
+// the dsh and pnpm programs.
 import fs from "node:fs";
 import path from "node:path";
+import { missingVcRuntime, vcRuntimeInstallStep } from "../bridge/protocol/vc-runtime";
 import type { InstallOptions } from "./args";
 import { findCommand, type CommandEnv } from "./commands";
 import { InstallError } from "./errors";
@@ -14,6 +16,8 @@ export interface PreflightContext extends CommandEnv {
   homeDir: string;
   /** Folder of the running install.cjs; the release keeps the bundle at ../bundle from it. */
   installerDir: string;
+  /** The Node that will load the bundle's native bindings; this process's (process.arch) unless given. */
+  arch?: string;
 }
 
 export interface Plan {
@@ -58,6 +62,7 @@ export function preflight(options: InstallOptions, context: PreflightContext): P
   readJsonFile(profileManifest); // a broken manifest fails here, before any change
   const bundleDir = path.resolve(options.bundle ?? path.join(context.installerDir, "..", "bundle"));
   const bundleVersion = options.uninstall ? undefined : checkBundle(bundleDir);
+  if (!options.uninstall) checkVcRuntime(context);
   const pluginHome = path.join(dshHome, "plugins", PACKAGE_NAME);
   return {
     dshHome,
@@ -74,6 +79,22 @@ export function preflight(options: InstallOptions, context: PreflightContext): P
     dsh: findCommand("dsh", context),
     pnpm: findCommand("pnpm", context),
   };
+}
+
+/**
+ * An error, not a warning: the bridge would run without Chroma and embeddings (journal and BM25),
+ * but the install's last check starts the bundle's Chroma and fails without the runtime, after npm
+ * has installed everything and only to roll it all back. Installing the runtime is harmless where
+ * the DLLs are only missing from System32 (found elsewhere on PATH).
+ */
+function checkVcRuntime(context: PreflightContext): void {
+  const missing = missingVcRuntime({ platform: context.platform, arch: context.arch ?? process.arch, env: context.env });
+  if (!missing) return;
+  throw new InstallError(
+    "VC_RUNTIME_MISSING",
+    `${missing.problem}; Chroma's server binding and the local embedding runtime (onnxruntime) load it, and the install's last check starts Chroma; nothing was changed.`,
+    { hint: `${vcRuntimeInstallStep(missing.arch)}, then run the installer again.` },
+  );
 }
 
 /**

@@ -2,7 +2,9 @@
 // chromadb 3.x's own CLI refuses Windows x64 ("Unsupported Windows architecture: x64") although the
 // binding exists, and npm nests an overridden binding under chromadb/, so we resolve it ourselves.
 "use strict";
+const fs = require("node:fs");
 const { createRequire } = require("node:module");
+const path = require("node:path");
 const { Worker } = require("node:worker_threads");
 
 const EXIT_NO_BINDING_FOR_PLATFORM = 2;
@@ -17,6 +19,31 @@ const BINDINGS = {
   "win32-x64": "chromadb-js-bindings-win32-x64-msvc",
   "win32-arm64": "chromadb-js-bindings-win32-arm64-msvc",
 };
+
+// A copy of bridge/protocol/vc-runtime.ts (this file ships as is and imports no TypeScript);
+// test/windows/vc-runtime.test.ts holds the two to the same words. The DLLs are the binding's
+// imports; without them Windows says only "The specified module could not be found".
+const VC_RUNTIME = {
+  x64: {
+    dlls: ["vcruntime140.dll", "vcruntime140_1.dll", "msvcp140.dll"],
+    fix: 'Install "Microsoft Visual C++ 2015-2022 Redistributable (x64)" from https://aka.ms/vs/17/release/vc_redist.x64.exe or with `winget install --id Microsoft.VCRedist.2015+.x64`, then restart DSH.',
+  },
+  arm64: {
+    dlls: ["vcruntime140.dll", "msvcp140.dll"],
+    fix: 'Install "Microsoft Visual C++ 2015-2022 Redistributable (ARM64)" from https://aka.ms/vs/17/release/vc_redist.arm64.exe or with `winget install --id Microsoft.VCRedist.2015+.arm64`, then restart DSH.',
+  },
+};
+
+/** "the ... runtime (x64) is missing: <System32> has no ...", or undefined when it is there or not needed. */
+function missingVcRuntime() {
+  const runtime = process.platform === "win32" ? VC_RUNTIME[process.arch] : undefined;
+  if (!runtime) return undefined;
+  const env = process.env; // Windows' own, case-insensitive
+  const systemDir = path.join(env.SystemRoot || env.windir || "C:\\Windows", "System32");
+  const missing = runtime.dlls.filter((dll) => !fs.existsSync(path.join(systemDir, dll)));
+  if (missing.length === 0) return undefined;
+  return { problem: `the Microsoft Visual C++ 2015-2022 runtime (${process.arch}) is missing: ${systemDir} has no ${missing.join(", ")}`, fix: runtime.fix };
+}
 
 function fail(code, message) {
   process.stderr.write(`chroma-launcher: ${message}\n`);
@@ -37,16 +64,24 @@ function resolvers() {
   return list;
 }
 
+// A binding that is there but whose native code cannot be loaded (ERR_DLOPEN_FAILED) is, on a
+// Windows without the Visual C++ runtime, that runtime's fault: reinstalling would change nothing.
 function loadBinding(name) {
   const failures = [];
+  let nativeLoadFailed = false;
   for (const { from, req } of resolvers()) {
     try {
       return req(name);
     } catch (error) {
+      nativeLoadFailed ||= error.code === "ERR_DLOPEN_FAILED";
       failures.push(`from ${from}: ${String(error.message).split("\n")[0]}`);
     }
   }
-  return fail(EXIT_BINDING_NOT_LOADABLE, `cannot load ${name}; reinstall with npm ci (${failures.join("; ")})`);
+  const tried = `(${failures.join("; ")})`;
+  const vc = missingVcRuntime();
+  if (vc && nativeLoadFailed) return fail(EXIT_BINDING_NOT_LOADABLE, `cannot load ${name}: ${vc.problem}. ${vc.fix} ${tried}`);
+  const also = vc ? ` Also, ${vc.problem}. ${vc.fix}` : "";
+  return fail(EXIT_BINDING_NOT_LOADABLE, `cannot load ${name}; reinstall with npm ci ${tried}.${also}`);
 }
 
 // With WATCH_STDIN_ENV=1 the parent holds our stdin pipe; when the parent dies (even by SIGKILL) the

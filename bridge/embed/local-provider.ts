@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { missingVcRuntime, type VcRuntimeContext } from "../protocol/vc-runtime";
 import { DEFAULT_LOCAL_MODEL, digestModelFiles, missingModelFiles, modelFilesFor, modelFolder } from "./model-files";
 import { LocalWorker } from "./local-worker";
 import { EmbeddingUnavailable, type EmbeddingBinding, type EmbeddingProvider } from "./provider";
@@ -21,6 +22,8 @@ export interface LocalProviderOptions {
   batchSize?: number;
   /** The module loaded as the runtime; tests name a missing one to stand for a broken install. */
   runtimeModule?: string;
+  /** Where the runtime loads, for the Windows Visual C++ runtime check: this process unless given (tests fake Windows). */
+  host?: VcRuntimeContext;
 }
 
 interface Opened {
@@ -42,6 +45,7 @@ export class LocalProvider implements EmbeddingProvider {
   private readonly quantized: boolean;
   private readonly batchSize: number;
   private readonly runtimeModule: string;
+  private readonly host: VcRuntimeContext;
   private opening?: Promise<Opened>;
 
   constructor(options: LocalProviderOptions) {
@@ -52,6 +56,7 @@ export class LocalProvider implements EmbeddingProvider {
     this.batchSize = options.batchSize ?? 32;
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${options.batchSize}`);
     this.runtimeModule = options.runtimeModule ?? DEFAULT_RUNTIME_MODULE;
+    this.host = options.host ?? { platform: process.platform, arch: process.arch, env: process.env };
   }
 
   async open(): Promise<EmbeddingBinding> {
@@ -120,9 +125,21 @@ export class LocalProvider implements EmbeddingProvider {
       return { worker, binding: { provider: "local", model: this.model, dim: probe.length, modelDigest, configHash } };
     } catch (error) {
       await worker.close();
-      throw error;
+      throw withVcRuntimeFix(error, this.host);
     }
   }
+}
+
+/**
+ * The worker's import of the runtime failed: on a Windows without the Visual C++ runtime, onnxruntime's
+ * DLLs cannot load and Windows only says "The specified module could not be found", so the failure
+ * names the runtime and the fix. Still runtime_missing. (A runtime that does not even resolve is a
+ * missing package, which this runtime would not fix.)
+ */
+function withVcRuntimeFix(error: unknown, host: VcRuntimeContext): unknown {
+  if (!(error instanceof EmbeddingUnavailable) || error.reason !== "runtime_missing") return error;
+  const vc = missingVcRuntime(host);
+  return vc ? new EmbeddingUnavailable("runtime_missing", `${error.message.trimEnd()}; ${vc.problem}, and onnxruntime needs it. ${vc.fix}`) : error;
 }
 
 /** The runtime's file URL, for the worker's import(); resolved here so a missing one fails early. */
