@@ -14,6 +14,7 @@ import { ProfileTransaction } from "./transaction";
 import { verifyInstall } from "./verify";
 import { cliNote, removeLaunchers, writeLaunchers } from "./launcher";
 import { downloadModelNow, stopRunningBridge } from "./model-step";
+import { protectDataDir } from "../bridge/store/owner-only";
 
 export type InstallerContext = PreflightContext & StepContext & {
   /** At a terminal, when the user did not say: asks whether to download the model after the install. */
@@ -99,6 +100,9 @@ function install(plan: Plan, context: InstallerContext, previous: string | undef
     else addManually(plan, context);
     const data = prepareDataDir(plan.dataDir);
     if (data === "created") transaction.noteDataDirCreated(plan.dataDir);
+    // Also a kept folder: one made before this fix, or by hand on another drive, still inherits its ACL.
+    const access = protectDataDir(plan.dataDir, { platform: context.platform, env: context.env });
+    if (access.warning) notes.push(access.warning);
     const cli = writeLaunchers(plan, context, transaction);
     notes.push(cliNote(cli, context.platform));
     const checks = verifyInstall(plan, context, !context.skipDependencies);

@@ -1,8 +1,8 @@
 // The per-install token (`bridge.token`) and the bridge file (`bridge.json`) that tells clients
 // where the running bridge listens. Both hold the secret, so both are readable by the user alone.
 //
-// On Windows, file modes do not restrict other users; the data directory lives in the user's
-// profile, which Windows ACLs already restrict to that user, so no extra ACL work is done here.
+// On Windows, file modes do not restrict other users: the data directory's owner-only ACL, set by
+// store/owner-only.ts at every bridge start and install, is what keeps these files private there.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";

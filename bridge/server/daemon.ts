@@ -12,6 +12,7 @@ import { EmbeddingService } from "../embed/embedding-service";
 import { DreamError } from "../protocol/errors";
 import { isProcessAlive } from "../store/lock";
 import { MemoryStore } from "../store/memory-store";
+import { protectDataDir } from "../store/owner-only";
 import type { VectorBinding } from "../store/vector-spaces";
 import { loadOrCreateToken, removeBridgeFile, writeBridgeFile } from "./bridge-file";
 import type { BridgeConfig } from "./bridge-config";
@@ -59,6 +60,10 @@ interface Replica {
 export async function startBridge(options: BridgeOptions): Promise<RunningBridge> {
   const log = new BridgeLog(options.dataDir);
   const store = MemoryStore.open({ dataDir: options.dataDir });
+  // After open, which creates the directory; a folder that stays readable by others is logged, not fatal.
+  const access = protectDataDir(path.resolve(options.dataDir), { env: options.env });
+  if (access.warning) log.error(access.warning);
+  else log.info(`data directory owner-only: ${access.how}`);
   let replica: Replica | undefined;
   let embedder: EmbeddingService | undefined;
   let server: RpcServer | undefined;
