@@ -17,20 +17,17 @@ const BINDINGS = {
   "darwin-x64": "chromadb-js-bindings-darwin-x64",
   "darwin-arm64": "chromadb-js-bindings-darwin-arm64",
   "win32-x64": "chromadb-js-bindings-win32-x64-msvc",
-  "win32-arm64": "chromadb-js-bindings-win32-arm64-msvc",
+  // No win32-arm64 build exists (chromadb ships none): such a Node is told to use an external Chroma.
 };
 
 // A copy of bridge/protocol/vc-runtime.ts (this file ships as is and imports no TypeScript);
 // test/windows/vc-runtime.test.ts holds the two to the same words. The DLLs are the binding's
-// imports; without them Windows says only "The specified module could not be found".
+// imports; without them Windows says only "The specified module could not be found". x64 only:
+// there is no win32-arm64 Chroma build (an x64 Node on an ARM64 PC runs the x64 one).
 const VC_RUNTIME = {
   x64: {
     dlls: ["vcruntime140.dll", "vcruntime140_1.dll", "msvcp140.dll"],
     fix: 'Install "Microsoft Visual C++ 2015-2022 Redistributable (x64)" from https://aka.ms/vs/17/release/vc_redist.x64.exe or with `winget install --id Microsoft.VCRedist.2015+.x64`, then restart DSH.',
-  },
-  arm64: {
-    dlls: ["vcruntime140.dll", "msvcp140.dll"],
-    fix: 'Install "Microsoft Visual C++ 2015-2022 Redistributable (ARM64)" from https://aka.ms/vs/17/release/vc_redist.arm64.exe or with `winget install --id Microsoft.VCRedist.2015+.arm64`, then restart DSH.',
   },
 };
 

@@ -153,11 +153,10 @@ describe("the Chroma launcher on a Windows without the Visual C++ runtime", () =
     expect(run.stderr).not.toContain("reinstall");
   });
 
-  it("keeps its ARM64 table in step with the bridge's", () => {
-    const { root } = systemRoot([]);
-    const run = runLauncher("arm64", root, unloadableBinding("arm64"));
-    const vc = missingVcRuntime({ platform: "win32", arch: "arm64", env: { SystemRoot: root } })!;
-    expect(run.stderr).toContain(`cannot load ${BINDINGS.arm64}: ${vc.problem}. ${VC_RUNTIME_FIX.arm64} (from `);
+  it("on ARM64 Windows, for which Chroma ships no build, says so and points to an external Chroma", () => {
+    const run = runLauncher("arm64", systemRoot([]).root, unloadableBinding("arm64"));
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe("chroma-launcher: no Chroma server binding exists for win32-arm64; use an external Chroma URL\n");
   });
 
   it("still asks for a reinstall when the runtime is there and the binding will not load", () => {
