@@ -52,6 +52,15 @@ const AUTO_PORT_ATTEMPTS = 3;
 const WATCH_STDIN_ENV = "DSH_DREAM_CHROMA_WATCH_STDIN";
 const LOG_LINES = 50;
 
+/**
+ * How long a start may take. On Windows the first start of the 55 MB binding is scanned by Defender
+ * and can take tens of seconds (DSH Desktop allows its own services 120 s); elsewhere it takes well
+ * under a second, and a hung server is reported sooner.
+ */
+export function chromaStartTimeoutMs(platform: NodeJS.Platform = process.platform): number {
+  return platform === "win32" ? 120_000 : 15_000;
+}
+
 /** Finds the launcher: dist/ in the bundle, bridge/chroma/ when jest runs the TypeScript source. */
 export function defaultLauncherPath(): string {
   const candidates = [path.join(__dirname, "chroma-launcher.cjs"), path.join(__dirname, "..", "bridge", "chroma", "chroma-launcher.cjs")];
@@ -182,7 +191,7 @@ export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
   }
 
   private async waitUntilReady(run: Run): Promise<void> {
-    const timeoutMs = this.options.startTimeoutMs ?? 15_000;
+    const timeoutMs = this.options.startTimeoutMs ?? chromaStartTimeoutMs(this.options.platform);
     const deadline = Date.now() + timeoutMs;
     while (!run.exit && !this.stopping && Date.now() < deadline) {
       const probeMs = Math.max(1, Math.min(PROBE_TIMEOUT_MS, deadline - Date.now()));

@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { chromaStartTimeoutMs } from "../chroma/chroma-process";
 import { DreamError, isDreamError } from "../protocol/errors";
 import { isProcessAlive, LOCK_FILE, LOCK_STALE_MS, lockHolder } from "../store/lock";
 import { BridgeClient } from "./bridge-client";
@@ -30,7 +31,10 @@ export interface LaunchedBridge {
   started: { pid: number } | undefined;
 }
 
-const START_TIMEOUT_MS = 30_000;
+/** A bridge answers once its embedded Chroma is up, so it may take Chroma's start time and more. */
+export function bridgeStartTimeoutMs(platform: NodeJS.Platform = process.platform): number {
+  return chromaStartTimeoutMs(platform) + 15_000;
+}
 const POLL_MS = 100;
 const SHUTDOWN_CALL_TIMEOUT_MS = 5_000;
 const KILL_WAIT_MS = 5_000;
@@ -62,7 +66,7 @@ export async function launchOrAttachBridge(options: LaunchOptions): Promise<Laun
   child.on("error", (error) => (spawnError = error));
   child.unref();
   if (child.stdin) holdOwnerPipe(child);
-  const timeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
+  const timeoutMs = options.startTimeoutMs ?? bridgeStartTimeoutMs();
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     await sleep(POLL_MS);
