@@ -147,6 +147,31 @@ describe("install-agent-memory-plugin.ps1", () => {
   });
 });
 
+describe("the README's Windows instructions", () => {
+  const readme = fs.readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
+  const blocks = [...readme.matchAll(/```powershell\r?\n([\s\S]*?)```/g)].map((match) => match[1]);
+  const windowsSection = readme.slice(readme.indexOf("**Windows (PowerShell).**"), readme.indexOf("**Linux / macOS.**"));
+
+  it("has PowerShell blocks that parse and that Windows PowerShell 5.1 runs (no &&, ||, ??, ?., ternaries)", async () => {
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    for (const block of blocks) {
+      expect(await powershellSyntaxErrors(block)).toEqual([]);
+      expect(block.match(/&&|\|\||\?\?|\?\./g)).toBeNull();
+      // Scripts run through -ExecutionPolicy Bypass, which the default policy would otherwise block.
+      for (const line of block.split(/\r?\n/).filter((l) => /\.ps1\b/.test(l))) expect(line).toMatch(/^powershell -ExecutionPolicy Bypass -File /);
+    }
+  });
+
+  it("names DSH Desktop's home, the Visual C++ runtime with its fix, and the 5.1 forms of npm and npx", () => {
+    expect(windowsSection).toContain("%APPDATA%\\DSH Desktop\\harness");
+    expect(windowsSection).toContain("Microsoft Visual C++ 2015–2022 Redistributable (x64)");
+    expect(windowsSection).toContain("https://aka.ms/vs/17/release/vc_redist.x64.exe");
+    expect(windowsSection).toContain("winget install --id Microsoft.VCRedist.2015+.x64");
+    expect(windowsSection).toMatch(/`npm\.cmd ci`, then `npm\.cmd run demo`/);
+    expect(windowsSection).toContain("`npx.cmd`");
+  });
+});
+
 // The slice of web-tree-sitter's API used here, typed locally so the typecheck does not need it.
 interface SyntaxNode {
   type: string;
