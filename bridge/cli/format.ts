@@ -2,12 +2,13 @@
 import type { DreamError } from "../protocol/errors";
 import { collapsedSlotLines, withheldLines } from "../store/receipt-lines";
 import type { SearchResponse } from "../store/search";
+import { isoTime } from "../protocol/time";
 
 export function formatSearch(response: SearchResponse): string {
   const { results, receipt } = response;
   const lines = [`${receipt.recall} · mode ${receipt.mode} · ${results.length} result(s) · receipt ${receipt.receipt_id}`];
   results.forEach((r, i) => {
-    const when = new Date(r.timestamp_ms).toISOString();
+    const when = isoTime(r.timestamp_ms);
     lines.push(`${String(i + 1).padStart(2)}. [${r.source_type}] ${when}  ${r.id}`);
     lines.push(`    ${oneLine(r.text, 160)}`);
   });

@@ -9,7 +9,7 @@ import type { RestoredState } from "./checkpoint";
 import { toImportFormat } from "./export-records";
 import type { JournalEntry } from "./journal";
 import { decodeEntry } from "./journal-entries";
-import type { EmbeddingInput, MemoryRecord } from "./records";
+import { isUsableVector, type EmbeddingInput, type MemoryRecord } from "./records";
 import { ScopeMasks } from "./scope-masks";
 import { actCode, actOfCode, analyseRecord, confirmedByUser, hasSlotAuthority, type RecordStatement } from "./record-statements";
 import type { SearchView } from "./search";
@@ -38,6 +38,8 @@ export class MemoryState implements SearchView {
   private live = 0;
   /** Journal entries the state includes (header excluded), whether replayed, restored or written here. */
   entries = 0;
+  /** Ids whose journalled vector could not be used (non-finite or all zero as float32); kept without it. */
+  readonly unusableVectors: string[] = [];
 
   constructor(
     readonly nowMs: () => number,
@@ -140,6 +142,13 @@ export class MemoryState implements SearchView {
   apply(entry: JournalEntry): void {
     const change = decodeEntry(entry);
     this.entries++;
+    // A vector no cosine can use (written before validation refused them) is set aside, not fatal:
+    // the memory stays, searchable by its words, and status counts what was dropped.
+    if ((change.op === "add" || change.op === "embed") && change.embedding && !isUsableVector(change.embedding.vector)) {
+      this.unusableVectors.push(change.op === "add" ? change.record.id : change.id);
+      if (change.op === "embed") return;
+      return this.insert(change.record, undefined);
+    }
     if (change.op === "add") return this.insert(change.record, change.embedding);
     if (change.op === "drop_vectors") {
       this.vectors.drop(change.binding);

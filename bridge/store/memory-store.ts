@@ -12,7 +12,7 @@ import { Journal, type JournalEntry, type ReplayReport } from "./journal";
 import { DirectoryLock, LOCK_FILE } from "./lock";
 import { encodeAdd, encodeDropVectors, encodeEmbed } from "./journal-entries";
 import { MemoryState } from "./memory-state";
-import { type EmbeddingInput, type MemoryRecord, type RecordDefaults, validateRecordInput } from "./records";
+import { isUsableVector, type EmbeddingInput, type MemoryRecord, type RecordDefaults, validateRecordInput } from "./records";
 import type { ReceiptHistory } from "./receipt-history";
 import { runSearch, type SearchRequest, type SearchResponse } from "./search";
 import type { VectorBinding, VectorSpaces } from "./vector-spaces";
@@ -243,6 +243,11 @@ export class MemoryStore {
 
   /** Durably attaches vectors computed by an embedder; one fsync for the batch. */
   attachVectors(items: Array<{ id: string; contentHash: string; embedding: EmbeddingInput }>): void {
+    // Refused before the journal, like an imported vector: nothing unusable is ever written.
+    const bad = items.find((item) => !isUsableVector(item.embedding.vector));
+    if (bad) {
+      throw new DreamError("INVALID_FIELD", `the embedder's vector for ${JSON.stringify(bad.id)} has values that are not finite, or all zero, as float32; nothing was written`, { field: "embedding.vector" });
+    }
     this.commit(items.map((item) => encodeEmbed(item.id, item.contentHash, item.embedding)));
   }
 
@@ -263,7 +268,13 @@ export class MemoryStore {
       scopes: state.scopes.counts(),
       vectors: state.vectors.summary(),
       lexical: { docs: state.bm25.size },
-      journal: { entries: state.entries, entries_replayed: this.replayReport.entries, torn_tail_bytes: this.replayReport.tornTailBytes },
+      journal: {
+        entries: state.entries,
+        entries_replayed: this.replayReport.entries,
+        torn_tail_bytes: this.replayReport.tornTailBytes,
+        // Vectors journalled before validation refused them; their memories are kept, lexical only.
+        ...(state.unusableVectors.length > 0 ? { unusable_vectors: { count: state.unusableVectors.length, ids: state.unusableVectors.slice(0, 10) } } : {}),
+      },
       checkpoint: {
         used: this.openReport.checkpointReason === undefined,
         ...(this.openReport.checkpointReason === undefined ? {} : { reason: this.openReport.checkpointReason }),

@@ -2,6 +2,7 @@
 // untrusted input (CLI, import files, later the bridge wire) into a normalised record.
 import { createHash } from "node:crypto";
 import { DreamError } from "../protocol/errors";
+import { MAX_TIME_MS } from "../protocol/time";
 
 export const SOURCE_TYPES = ["user_message", "assistant_message", "system_fact", "tool_result"] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
@@ -14,6 +15,7 @@ export const LIMITS = {
   metadataJsonChars: 16_384,
   scopeChars: 200,
   vectorDims: 4096,
+  metadataDepth: 32,
 } as const;
 
 export interface EmbeddingInput {
@@ -81,7 +83,9 @@ export function validateRecordInput(input: unknown, defaults: RecordDefaults): {
   for (const key of Object.keys(input)) {
     if (!known.has(key)) throw new DreamError("INVALID_FIELD", `unknown field "${key}"; allowed: ${[...known].join(", ")}`, { field: key });
   }
-  const text = requireString(input.text, "text", LIMITS.textChars);
+  // Lone surrogates cannot be encoded as UTF-8: Chroma refuses them (and the replica would retry
+  // for ever), other tools mangle them. They become U+FFFD, as a UTF-8 decoder would make them.
+  const text = wellFormed(requireString(input.text, "text", LIMITS.textChars));
   if (text.trim() === "") throw new DreamError("INVALID_FIELD", "text must not be empty", { field: "text" });
   const record: MemoryRecord = {
     id: input.id === undefined ? defaults.newId() : requireId(input.id),
@@ -92,7 +96,7 @@ export function validateRecordInput(input: unknown, defaults: RecordDefaults): {
     metadata: input.metadata === undefined ? {} : requireMetadata(input.metadata),
     content_hash: hashContent(text),
   };
-  if (input.session_id !== undefined) record.session_id = requireString(input.session_id, "session_id", LIMITS.idChars);
+  if (input.session_id !== undefined) record.session_id = wellFormed(requireString(input.session_id, "session_id", LIMITS.idChars));
   if (input.turn !== undefined) record.turn = requireNonNegativeInt(input.turn, "turn");
   if (input.tags !== undefined) record.tags = requireTags(input.tags);
   if (input.quarantined !== undefined) {
@@ -118,11 +122,28 @@ export function validateEmbedding(value: unknown, field: string): EmbeddingInput
     if (typeof x !== "number" || !Number.isFinite(x)) {
       throw new DreamError("INVALID_FIELD", `${field}.vector[${i}] must be a finite number`, { field: `${field}.vector` });
     }
+    // Vectors are stored as float32: a value finite as a double can round to Infinity there, and
+    // one that passed here but not on replay would make the data directory unopenable.
     vector[i] = x;
-    norm += x * x;
+    if (!Number.isFinite(vector[i])) {
+      throw new DreamError("INVALID_FIELD", `${field}.vector[${i}] is ${x}, outside the float32 range (±3.4e38) vectors are stored in`, { field: `${field}.vector` });
+    }
+    norm += vector[i] * vector[i];
   }
-  if (norm === 0) throw new DreamError("INVALID_FIELD", `${field}.vector must not be all zeros`, { field: `${field}.vector` });
+  if (norm === 0) {
+    throw new DreamError("INVALID_FIELD", `${field}.vector must not be all zeros (as float32, where values below 1.4e-45 are 0)`, { field: `${field}.vector` });
+  }
   return { provider, model, vector };
+}
+
+/** A stored vector a cosine can use: every value finite, not all zero (what validateEmbedding admits). */
+export function isUsableVector(vector: Float32Array): boolean {
+  let any = false;
+  for (let i = 0; i < vector.length; i++) {
+    if (!Number.isFinite(vector[i])) return false;
+    if (vector[i] !== 0) any = true;
+  }
+  return any;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -149,15 +170,15 @@ function requireString(value: unknown, field: string, maxChars: number): string 
 
 function requireId(value: unknown): string {
   const id = requireString(value, "id", LIMITS.idChars);
-  if (id === "" || /[\u0000-\u001f\u007f]/.test(id)) {
-    throw new DreamError("INVALID_FIELD", "id must be a non-empty string without control characters", { field: "id" });
+  if (id === "" || /[\u0000-\u001f\u007f]/.test(id) || wellFormed(id) !== id) {
+    throw new DreamError("INVALID_FIELD", "id must be a non-empty string without control characters or lone surrogates", { field: "id" });
   }
   return id;
 }
 
 function requireTimestamp(value: unknown): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
-    throw new DreamError("INVALID_FIELD", `timestamp_ms must be a non-negative integer of milliseconds (got ${describe(value)})`, {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0 || value > MAX_TIME_MS) {
+    throw new DreamError("INVALID_FIELD", `timestamp_ms must be an integer of milliseconds from 0 to ${MAX_TIME_MS} (got ${describe(value)})`, {
       field: "timestamp_ms",
     });
   }
@@ -175,11 +196,12 @@ function requireTags(value: unknown): string[] {
   if (!Array.isArray(value) || value.length > LIMITS.tags) {
     throw new DreamError("INVALID_FIELD", `tags must be an array of at most ${LIMITS.tags} strings`, { field: "tags" });
   }
-  return value.map((tag, i) => requireString(tag, `tags[${i}]`, LIMITS.tagChars));
+  return value.map((tag, i) => wellFormed(requireString(tag, `tags[${i}]`, LIMITS.tagChars)));
 }
 
-function requireMetadata(value: unknown): Record<string, unknown> {
-  if (!isPlainObject(value)) throw new DreamError("INVALID_FIELD", "metadata must be a JSON object", { field: "metadata" });
+function requireMetadata(input: unknown): Record<string, unknown> {
+  if (!isPlainObject(input)) throw new DreamError("INVALID_FIELD", "metadata must be a JSON object", { field: "metadata" });
+  const value = wellFormedJson(input, 0) as Record<string, unknown>;
   const size = JSON.stringify(value).length;
   if (size > LIMITS.metadataJsonChars) {
     throw new DreamError("INPUT_TOO_LARGE", `metadata is ${size} characters of JSON; the limit is ${LIMITS.metadataJsonChars}`, {
@@ -187,4 +209,24 @@ function requireMetadata(value: unknown): Record<string, unknown> {
     });
   }
   return value;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** `text` with every lone surrogate replaced by U+FFFD (String.prototype.toWellFormed, on Node 20 too). */
+export function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, "\uFFFD");
+}
+
+/** A copy of JSON-like metadata with well-formed strings (keys too), refused past LIMITS.metadataDepth levels. */
+function wellFormedJson(value: unknown, depth: number): unknown {
+  if (typeof value === "string") return wellFormed(value);
+  if (typeof value !== "object" || value === null) return value;
+  if (depth >= LIMITS.metadataDepth) {
+    throw new DreamError("INVALID_FIELD", `metadata is nested more than ${LIMITS.metadataDepth} levels deep`, { field: "metadata" });
+  }
+  if (Array.isArray(value)) return value.map((item) => wellFormedJson(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[wellFormed(key)] = wellFormedJson(item, depth + 1);
+  return out;
 }

@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { estimateTokens, truncateToTokens } from "./token-count";
 import type { RecallIntent } from "./intent";
+import { isoTime } from "../../bridge/protocol/time";
 
 export interface RecalledMemory {
   id: string;
@@ -70,7 +71,7 @@ export function buildContextMessage(input: {
         text = truncateToTokens(text, Math.max(budget - TRUNCATION_MARK_TOKENS, 1)) + TRUNCATION_MARK;
         truncatedIds.push(memory.id);
       }
-      const when = new Date(memory.timestamp_ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+      const when = isoTime(memory.timestamp_ms).replace(/\.\d{3}Z$/, "Z");
       const label = SOURCE_LABEL[memory.source_type] ?? memory.source_type;
       parts.push(`<memory-${nonce} n="${i + 1}" time="${when}" kind="${label}">`, neutralize(text, nonce), `</memory-${nonce}>`);
     });

@@ -7,7 +7,7 @@ import { isSubagentSession } from "../capture/capture";
 import { OWN_SOURCE_KIND, type TurnBuffer } from "../capture/turn-buffer";
 import { turnRecordId } from "../capture/turn-records";
 import type { PluginConfig } from "../config";
-import { anchorVersion, buildContextMessage, type RecalledMemory } from "./context-message";
+import { anchorVersion, buildContextMessage, type ContextMessage, type RecalledMemory } from "./context-message";
 import { detectIntent, type RecallIntent } from "./intent";
 
 export interface SearchAnswer {
@@ -110,7 +110,15 @@ export class Recall {
       this.log.warn(`recall for session ${sessionId} turn ${payload.turn} went without memories: ${(error as Error).message}`);
     }
     if (payload.signal?.aborted) return decision;
-    const message = buildContextMessage({ anchors: config.anchors, memories, intent, maxTokens: config.recall.maxTokens });
+    let message: ContextMessage | undefined;
+    try {
+      message = buildContextMessage({ anchors: config.anchors, memories, intent, maxTokens: config.recall.maxTokens });
+    } catch (error) {
+      // One memory that cannot be shown must not cost the step its anchors: they go out alone.
+      this.log.warn(`recall for session ${sessionId} turn ${payload.turn} left its memories out: ${(error as Error).message}`);
+      recallLine = `Recall: memories left out (${(error as Error).message})`;
+      message = buildContextMessage({ anchors: config.anchors, memories: [], intent, maxTokens: config.recall.maxTokens });
+    }
     this.notes.set(sessionId, {
       session_id: sessionId,
       turn: payload.turn,

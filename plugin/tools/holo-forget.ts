@@ -3,6 +3,7 @@
 import { defineMemoryTool, requireText, TOOL_TIMEOUT_MS, type ToolDeps } from "./tool-kit";
 import type { MemoryRecord } from "../../bridge/store/records";
 import type { ToolDefinition } from "../host-types";
+import { isoTime } from "../../bridge/protocol/time";
 
 export function holoForgetTool(deps: ToolDeps): ToolDefinition {
   return defineMemoryTool({
@@ -21,7 +22,7 @@ export function holoForgetTool(deps: ToolDeps): ToolDefinition {
     },
     render: (value) => {
       const r = value.removed as MemoryRecord;
-      return `Forgot ${r.id} (${r.source_type}, ${new Date(r.timestamp_ms).toISOString()}): ${r.text.slice(0, 500)}`;
+      return `Forgot ${r.id} (${r.source_type}, ${isoTime(r.timestamp_ms)}): ${r.text.slice(0, 500)}`;
     },
   });
 }

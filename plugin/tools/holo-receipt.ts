@@ -5,13 +5,14 @@ import { collapsedSlotLines, withheldLines } from "../../bridge/store/receipt-li
 import { defineMemoryTool, sessionOf, TOOL_TIMEOUT_MS, type ToolDeps } from "./tool-kit";
 import type { ToolDefinition } from "../host-types";
 import type { RecallNote } from "../recall/recall";
+import { isoTime } from "../../bridge/protocol/time";
 
 const MAX_CANDIDATES_SHOWN = 20;
 
 /** The receipt as the model reads it: what was asked, how, and why each memory ranked where it did. */
 function renderReceipt(receipt: Record<string, any>, injection: RecallNote | null): string {
   const lines = [
-    `Receipt ${receipt.receipt_id} (${new Date(receipt.created_at_ms).toISOString()})`,
+    `Receipt ${receipt.receipt_id} (${isoTime(receipt.created_at_ms)})`,
     `query: ${JSON.stringify(receipt.query)} · mode ${receipt.mode} · top_k ${receipt.top_k}`,
     `${receipt.recall}${receipt.dense ? ` · ${receipt.dense.provider}/${receipt.dense.model} (${receipt.dense.dim}d)` : ""}`,
     `retrieved: ${(receipt.retrieved_chunk_ids as string[]).join(", ") || "nothing"}`,

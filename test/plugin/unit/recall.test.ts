@@ -220,6 +220,32 @@ describe("Recall.onPreStep when the bridge fails", () => {
     expect(recall.lastNote("s")).toMatchObject({ receipt_id: null, injected_ids: [], recall: "Recall: unavailable (BRIDGE_UNAVAILABLE: connection refused)" });
   });
 
+  it("shows a memory whose time no Date can hold, instead of dropping the whole message", async () => {
+    const { bridge, recall } = setup(config({ anchors }));
+    const farFuture: RecalledMemory = { ...MUG, id: "far", timestamp_ms: 9e15 };
+    bridge.answer = async () => ({ results: [farFuture], receipt: { receipt_id: "rcpt-far" } });
+    const result = await recall.onPreStep(payload(hostSession("s"), 2), nextReturning(enter(message("Where is my mug?", { kind: "user" }))));
+    const text = (result as Extract<PreStepDecision, { kind: "enter" }>).messages[1]!.content[0]!.text!;
+    expect(text).toContain("1. Never delete files without asking.");
+    expect(text).toContain('time="(time 9000000000000000 out of range)"');
+    expect(text).toContain("My mug is on the second shelf.");
+  });
+
+  it("still sends the anchors, and says why, when a memory cannot be shown at all", async () => {
+    const { bridge, log, recall } = setup(config({ anchors }));
+    const broken = { ...MUG, id: "broken", text: null } as unknown as RecalledMemory;
+    bridge.answer = async () => ({ results: [broken, TEA], receipt: { receipt_id: "rcpt-broken" } });
+    const result = await recall.onPreStep(payload(hostSession("s"), 2), nextReturning(enter(message("Where is my mug?", { kind: "user" }))));
+    const messages = (result as Extract<PreStepDecision, { kind: "enter" }>).messages;
+    expect(messages).toHaveLength(2);
+    const text = messages[1]!.content[0]!.text!;
+    expect(text).toContain("1. Never delete files without asking.");
+    expect(text).not.toContain("<retrieved-memories-");
+    expect(log.warnings).toHaveLength(1);
+    expect(log.warnings[0]).toMatch(/^recall for session s turn 2 left its memories out: /);
+    expect(recall.lastNote("s")).toMatchObject({ receipt_id: "rcpt-broken", injected_ids: [], recall: expect.stringMatching(/^Recall: memories left out \(/) });
+  });
+
   it("returns the decision unchanged and warns when the search rejects and no anchors are set", async () => {
     const { bridge, log, recall } = setup();
     bridge.answer = async () => {
