@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   JOURNAL_VERSION: "Upgrade dsh-dream to a version that knows this journal format.",
   DATA_DIR_LOCKED: "Stop the other dsh-dream process using this data directory, or pass a different --data-dir.",
   IO_ERROR: "Check that the data directory exists, is writable and the disk is not full.",
+  DISK_FULL: "Free some space on the disk that holds the data directory; nothing of this write was kept, and writing works again by itself once there is room.",
   REEMBED_REFUSED: "Turn on \"On dimension mismatch, try lossless re-embedding\", or switch back to the model the memories were embedded with.",
   EMBEDDING_UNAVAILABLE: "Check the embedding provider settings; the local model is downloaded with Download in Settings > DSH-DREAM or `dsh-dream download-model`.",
   LLM_UNAVAILABLE: "Check DEEPSEEK_API_KEY (or the key of the --base-url you chose), the model name and the provider's status; the message says which.",

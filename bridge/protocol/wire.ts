@@ -51,6 +51,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Partial<Record<ErrorCode, number>>> =
   UNSUPPORTED_MEDIA_TYPE: 415,
   DATA_DIR_LOCKED: 423,
   CHROMA_UNAVAILABLE: 503,
+  DISK_FULL: 507,
 };
 
 export function httpStatusFor(code: ErrorCode): number {

@@ -44,6 +44,8 @@ function decodeLine(line: Buffer): JournalEntry | undefined {
 }
 
 export class Journal {
+  private dirtyTail = false;
+
   private constructor(
     readonly filePath: string,
     private fd: number,
@@ -76,13 +78,38 @@ export class Journal {
   append(entries: JournalEntry[]): void {
     if (entries.length === 0) return;
     const buffer = Buffer.concat(entries.map(encodeLine));
+    // A fragment a failed append could not cut off is cut before anything new goes after it.
+    if (this.dirtyTail) this.rollBack();
     try {
       let written = 0;
       while (written < buffer.length) written += fs.writeSync(this.fd, buffer, written);
       fs.fsyncSync(this.fd);
       this.size += buffer.length;
     } catch (cause) {
+      // Not acknowledged, so not kept: the file goes back to its last acknowledged byte. Left there, a
+      // partial line would glue itself to the next write and make the journal unopenable.
+      this.dirtyTail = true;
+      try {
+        this.rollBack();
+      } catch {
+        // Still dirty: the next append tries again before it writes, and refuses if it cannot.
+      }
+      const code = (cause as NodeJS.ErrnoException).code;
+      if (code === "ENOSPC" || code === "EDQUOT") {
+        throw new DreamError("DISK_FULL", `the disk holding ${this.filePath} is full (${code}); the write was not kept`, { cause });
+      }
       throw new DreamError("IO_ERROR", `could not write the journal ${this.filePath}: ${(cause as Error).message}`, { cause });
+    }
+  }
+
+  /** Cuts the file back to the last acknowledged byte; throws IO_ERROR when it cannot. */
+  private rollBack(): void {
+    try {
+      fs.ftruncateSync(this.fd, this.size);
+      fs.fsyncSync(this.fd);
+      this.dirtyTail = false;
+    } catch (cause) {
+      throw new DreamError("IO_ERROR", `could not cut a failed write off the journal ${this.filePath}: ${(cause as Error).message}`, { cause });
     }
   }
 
