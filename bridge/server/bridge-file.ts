@@ -34,16 +34,40 @@ export function loadOrCreateToken(dataDir: string): string {
     return existing;
   }
   const token = randomBytes(32).toString("base64url");
+  // Written whole under a private name, then linked into place: linking fails if a token appeared
+  // meanwhile, so two starters can never each believe their own token is the one on disk.
+  const draft = `${tokenPath}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    fs.writeFileSync(draft, token, { mode: OWNER_ONLY, flag: "wx" });
+    fs.linkSync(draft, tokenPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") {
+      const winner = readToken(tokenPath);
+      if (winner !== undefined) return winner;
+      // A token file that is not a token (a crash of an older version between create and write)
+      // cannot authenticate anybody, so replacing it locks nobody out.
+      writeAtomically(tokenPath, token);
+    } else if (code === "EPERM" || code === "ENOTSUP" || code === "ENOSYS") {
+      // No hard links on this file system (FAT32, exFAT): create it exclusively instead.
+      createExclusively(tokenPath, token);
+    } else {
+      throw ioError(`could not create ${tokenPath}`, error);
+    }
+  } finally {
+    fs.rmSync(draft, { force: true });
+  }
+  restrictMode(tokenPath);
+  return token;
+}
+
+function createExclusively(tokenPath: string, token: string): void {
   try {
     fs.writeFileSync(tokenPath, token, { mode: OWNER_ONLY, flag: "wx" });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw ioError(`could not create ${tokenPath}`, error);
-    // A token file that exists but is not a token (a crash between create and write) cannot
-    // authenticate anybody, so replacing it locks nobody out.
     writeAtomically(tokenPath, token);
   }
-  restrictMode(tokenPath);
-  return token;
 }
 
 /** Publishes where the bridge listens; readers never see a half-written file. */

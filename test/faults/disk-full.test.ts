@@ -26,7 +26,7 @@ describe("a journal append that fails", () => {
       // Half the line reaches the file, then the disk is full.
       realWrite(fd, buffer, offset, Math.floor((buffer.length - offset) / 2));
       throw enospc();
-    }) as typeof fs.writeSync);
+    }) as unknown as typeof fs.writeSync);
     expect(() => store.add({ id: "b", text: "the write that did not fit", source_type: "user_message" })).toThrow(
       expect.objectContaining({ code: "DISK_FULL", message: `the disk holding ${journalOf(dataDir)} is full (ENOSPC); the write was not kept` }),
     );
@@ -50,7 +50,7 @@ describe("a journal append that fails", () => {
     jest.spyOn(fs, "writeSync").mockImplementationOnce(((fd: number, buffer: Buffer, offset: number) => {
       realWrite(fd, buffer, offset, 7);
       throw Object.assign(new Error("EIO: i/o error, write"), { code: "EIO" });
-    }) as typeof fs.writeSync);
+    }) as unknown as typeof fs.writeSync);
     const truncate = jest.spyOn(fs, "ftruncateSync").mockImplementationOnce(() => {
       throw Object.assign(new Error("EIO: i/o error, ftruncate"), { code: "EIO" });
     });

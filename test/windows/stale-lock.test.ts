@@ -132,7 +132,7 @@ describe("a stale lock is taken over, a live one is not", () => {
 });
 
 describe("several processes finding the same stale lock", () => {
-  const ROUNDS = 8;
+  const ROUNDS = 20;
   const RACERS = 4;
 
   it("leave exactly one owner in every round", async () => {
