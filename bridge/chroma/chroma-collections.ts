@@ -2,6 +2,7 @@
 // (provider, model, dim) holding our own vectors; the row mapping lives in chroma-records.
 import {
   ChromaClient,
+  ChromaClientError,
   ChromaConnectionError,
   ChromaForbiddenError,
   ChromaNotFoundError,
@@ -244,6 +245,14 @@ export class ChromaCollections {
       clearTimeout(timer);
     }
   }
+}
+
+/**
+ * Chroma refused the request for what it holds (400: a document it cannot parse, a bad value), not
+ * for who sent it or for being down: the rows are at fault, and the same rows would be refused again.
+ */
+export function isRowRefusal(error: unknown): boolean {
+  return error instanceof DreamError && error.code === "CHROMA_ERROR" && error.cause instanceof ChromaClientError;
 }
 
 function toDreamError(operation: string, origin: string, error: unknown): DreamError {

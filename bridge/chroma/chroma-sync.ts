@@ -3,10 +3,10 @@
 // replayed on start. Upserts are idempotent, so replaying twice never duplicates.
 import fs from "node:fs";
 import path from "node:path";
-import { readEntriesFrom, type JournalEntry } from "../store/journal";
+import { isLineStart, readEntriesFrom, type JournalEntry } from "../store/journal";
 import { decodeEntry, type StoreChange } from "../store/journal-entries";
 import type { EmbeddingInput, MemoryRecord } from "../store/records";
-import type { ChromaCollections } from "./chroma-collections";
+import { isRowRefusal, type ChromaCollections } from "./chroma-collections";
 import { renameWithRetry } from "../store/fs-retry";
 
 const READ_BYTES = 4 * 1024 * 1024;
@@ -31,7 +31,16 @@ export interface SyncStatus {
   synced_entries: number;
   last_error: string | null;
   last_synced_ms: number | null;
+  /** Memories Chroma refuses (id → Chroma's reason); only present when there are some. */
+  set_aside?: Record<string, string>;
+  /** Why the replica was rebuilt from the start of the journal on this start, if it was. */
+  resynced?: string;
 }
+
+// At most this many set-aside memories are kept by id (and retried); a store with more has a
+// systemic problem that the reasons shown will say.
+const MAX_SET_ASIDE = 1000;
+const MAX_REASON_CHARS = 300;
 
 type Row = { id: string; document: string; embedding: Float32Array; metadata: Record<string, string | number | boolean> };
 type Operation = { kind: "upsert"; collection: string; rows: Row[] } | { kind: "delete"; ids: string[] };
@@ -47,6 +56,9 @@ export class ChromaSync {
   private lastSyncedMs: number | null = null;
   private idleWaiters: Array<() => void> = [];
   private firstPokeMs: number | undefined;
+  private readonly setAside: Map<string, string>;
+  private retrySetAside: boolean;
+  private resynced: string | undefined;
 
   constructor(
     private readonly source: SyncSource,
@@ -54,7 +66,17 @@ export class ChromaSync {
     private readonly cursorPath: string,
     private readonly target: string,
   ) {
-    this.cursor = readCursor(cursorPath, target);
+    const saved = readCursor(cursorPath, target);
+    this.cursor = saved.offset;
+    this.setAside = new Map(Object.entries(saved.setAside));
+    // Set-aside rows are offered to Chroma again once per start (a Chroma upgrade may take them).
+    this.retrySetAside = this.setAside.size > 0;
+    // A cursor inside a line (a copied or truncated journal) would read nothing for ever: start over.
+    if (this.cursor > 0 && !isLineStart(source.journalPath, this.cursor)) {
+      this.resynced = `the saved cursor ${this.cursor} is not at the start of a journal entry`;
+      this.cursor = 0;
+      this.persist();
+    }
   }
 
   get pendingBytes(): number {
@@ -68,6 +90,8 @@ export class ChromaSync {
       synced_entries: this.syncedEntries,
       last_error: this.lastError,
       last_synced_ms: this.lastSyncedMs,
+      ...(this.setAside.size > 0 ? { set_aside: Object.fromEntries(this.setAside) } : {}),
+      ...(this.resynced ? { resynced: this.resynced } : {}),
     };
   }
 
@@ -97,7 +121,7 @@ export class ChromaSync {
   /** Forgets the cursor: the whole journal is replayed into Chroma again (idempotent upserts). */
   resyncFromStart(): void {
     this.cursor = 0;
-    writeCursor(this.cursorPath, this.target, 0);
+    this.persist();
     this.poke(0);
   }
 
@@ -112,13 +136,14 @@ export class ChromaSync {
     if (this.stopped || this.running) return;
     this.running = true;
     try {
+      if (this.retrySetAside) await this.offerSetAsideAgain();
       while (!this.stopped && this.pendingBytes > 0) {
         const { entries, endOffset } = readEntriesFrom(this.source.journalPath, this.cursor, READ_BYTES);
         if (endOffset === this.cursor) break;
         for (const operation of this.plan(entries)) await this.send(operation);
         this.cursor = endOffset;
         this.syncedEntries += entries.length;
-        writeCursor(this.cursorPath, this.target, endOffset);
+        this.persist();
       }
       this.lastError = null;
       this.lastSyncedMs = Date.now();
@@ -180,10 +205,57 @@ export class ChromaSync {
   }
 
   private async send(operation: Operation): Promise<void> {
-    if (operation.kind === "delete") return this.chroma.deleteFromAll(operation.ids);
+    if (operation.kind === "delete") {
+      await this.chroma.deleteFromAll(operation.ids);
+      for (const id of operation.ids) this.setAside.delete(id); // forgotten: nothing left to retry
+      return;
+    }
     const first = operation.rows[0].metadata;
     await this.chroma.ensureCollection({ provider: String(first.provider), model: String(first.model), dim: Number(first.dim) });
-    await this.chroma.upsert(operation.collection, operation.rows);
+    await this.upsertOrSetAside(operation.collection, operation.rows);
+  }
+
+  /**
+   * Chroma refuses a whole batch for one row it cannot take. Halves are tried until the refused rows
+   * stand alone; those are set aside with Chroma's reason (status shows them) and the rest goes in,
+   * so one memory never stops the replica. Anything else (Chroma down, auth) is thrown: retried later.
+   */
+  private async upsertOrSetAside(collection: string, rows: Row[]): Promise<void> {
+    try {
+      await this.chroma.upsert(collection, rows);
+      for (const row of rows) this.setAside.delete(row.id);
+    } catch (error) {
+      if (!isRowRefusal(error)) throw error;
+      if (rows.length === 1) {
+        if (this.setAside.size < MAX_SET_ASIDE || this.setAside.has(rows[0].id)) this.setAside.set(rows[0].id, (error as Error).message.slice(0, MAX_REASON_CHARS));
+        return;
+      }
+      const half = Math.ceil(rows.length / 2);
+      await this.upsertOrSetAside(collection, rows.slice(0, half));
+      await this.upsertOrSetAside(collection, rows.slice(half));
+    }
+  }
+
+  private async offerSetAsideAgain(): Promise<void> {
+    for (const id of [...this.setAside.keys()]) {
+      const current = this.source.currentRecord(id);
+      if (!current) {
+        this.setAside.delete(id);
+        continue;
+      }
+      for (const embedding of current.embeddings) {
+        const binding = bindingOf(embedding);
+        await this.chroma.ensureCollection(binding);
+        const row: Row = { id, document: current.record.text, embedding: embedding.vector, metadata: this.chroma.metadataFor(current.record, binding) };
+        await this.upsertOrSetAside(this.chroma.collectionName(binding), [row]);
+      }
+    }
+    this.retrySetAside = false;
+    this.persist();
+  }
+
+  private persist(): void {
+    writeCursor(this.cursorPath, this.target, this.cursor, this.setAside);
   }
 }
 
@@ -192,18 +264,22 @@ function bindingOf(embedding: EmbeddingInput): { provider: string; model: string
 }
 
 /** The cursor belongs to one Chroma target; a different target (another URL) starts from zero. */
-function readCursor(cursorPath: string, target: string): number {
+function readCursor(cursorPath: string, target: string): { offset: number; setAside: Record<string, string> } {
   try {
     const saved = JSON.parse(fs.readFileSync(cursorPath, "utf8"));
-    return saved.target === target && Number.isSafeInteger(saved.journal_offset) ? saved.journal_offset : 0;
+    if (saved.target !== target || !Number.isSafeInteger(saved.journal_offset) || saved.journal_offset < 0) return { offset: 0, setAside: {} };
+    const setAside = saved.set_aside && typeof saved.set_aside === "object" && !Array.isArray(saved.set_aside) ? saved.set_aside : {};
+    return { offset: saved.journal_offset, setAside };
   } catch {
-    return 0; // no cursor yet (or unreadable): a full, idempotent resync is always safe
+    return { offset: 0, setAside: {} }; // no cursor yet (or unreadable): a full, idempotent resync is always safe
   }
 }
 
-function writeCursor(cursorPath: string, target: string, offset: number): void {
+function writeCursor(cursorPath: string, target: string, offset: number, setAside: ReadonlyMap<string, string>): void {
   fs.mkdirSync(path.dirname(cursorPath), { recursive: true });
   const tmp = `${cursorPath}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify({ target, journal_offset: offset, updated_ms: Date.now() }));
+  const saved: Record<string, unknown> = { target, journal_offset: offset, updated_ms: Date.now() };
+  if (setAside.size > 0) saved.set_aside = Object.fromEntries(setAside);
+  fs.writeFileSync(tmp, JSON.stringify(saved));
   renameWithRetry(tmp, cursorPath);
 }

@@ -197,6 +197,22 @@ export function readEntriesFrom(filePath: string, fromOffset: number, maxBytes: 
   return { entries, endOffset };
 }
 
+/** Whether `offset` is where a journal line starts (0, or just after a newline, and within the file). */
+export function isLineStart(filePath: string, offset: number): boolean {
+  if (offset === 0) return true;
+  let fd: number;
+  try {
+    fd = fs.openSync(filePath, "r");
+  } catch {
+    return false;
+  }
+  try {
+    return offset <= fs.fstatSync(fd).size && endsLine(fd, offset);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 function endsLine(fd: number, offset: number): boolean {
   const byte = Buffer.alloc(1);
   return fs.readSync(fd, byte, 0, 1, offset - 1) === 1 && byte[0] === 0x0a;

@@ -1,0 +1,143 @@
+// Issue 15, item 4: the Chroma replica never retries one batch for ever. A memory Chroma refuses (a
+// lone surrogate journalled by an earlier version) is set aside with Chroma's reason while the rest
+// of its batch and everything after it goes in; a forget clears it; a restart offers it again. A
+// cursor that does not sit on an entry boundary is noticed and the replica rebuilt from the start.
+import fs from "node:fs";
+import path from "node:path";
+import { ChromaCollections } from "../../bridge/chroma/chroma-collections";
+import { EmbeddedChroma } from "../../bridge/chroma/chroma-process";
+import { ChromaSync } from "../../bridge/chroma/chroma-sync";
+import { encodeLine } from "../../bridge/store/journal";
+import { encodeAdd } from "../../bridge/store/journal-entries";
+import type { MemoryStore } from "../../bridge/store/memory-store";
+import type { MemoryRecord } from "../../bridge/store/records";
+import { openStore, tempDir } from "../store/helpers";
+
+const BINDING = { provider: "test", model: "unit-2", dim: 2 };
+let chroma: EmbeddedChroma;
+
+beforeAll(async () => {
+  chroma = await EmbeddedChroma.start({ dataDir: tempDir("replica-faults-chroma-") });
+});
+
+afterAll(async () => {
+  await chroma.stop();
+});
+
+function source(store: MemoryStore) {
+  return {
+    get journalPath() {
+      return store.journalPath;
+    },
+    get journalEndOffset() {
+      return store.journalEndOffset;
+    },
+    currentRecord: (id: string) => store.currentWithVectors(id),
+  };
+}
+
+function addWithVector(store: MemoryStore, id: string, text = `memory ${id}`): void {
+  store.add({ id, text, source_type: "user_message", embedding: { provider: BINDING.provider, model: BINDING.model, vector: [1, id.length] } });
+}
+
+/** What an earlier version journalled: a memory with a lone surrogate, which Chroma cannot parse. */
+function poisonedMemory(dataDir: string, id: string): void {
+  const record: MemoryRecord = { id, text: `broken \ud83d emoji ${id}`, source_type: "user_message", timestamp_ms: 1_750_000_000_000, scope: "global", metadata: {}, content_hash: `h-${id}` };
+  fs.appendFileSync(path.join(dataDir, "journal.jsonl"), encodeLine(encodeAdd(record, { provider: BINDING.provider, model: BINDING.model, vector: new Float32Array([1, 2]) })));
+}
+
+async function chromaIds(collections: ChromaCollections): Promise<string[]> {
+  return (await collections.listIds(collections.collectionName(BINDING), { limit: 1000, offset: 0 })).sort();
+}
+
+describe("a memory Chroma refuses", () => {
+  it("is set aside with Chroma's reason while the rest of its batch and everything after it goes in", async () => {
+    const dataDir = tempDir("replica-set-aside-");
+    const first = openStore(dataDir);
+    addWithVector(first, "a");
+    first.close();
+    poisonedMemory(dataDir, "bad");
+    const store = openStore(dataDir);
+    addWithVector(store, "c");
+    const collections = new ChromaCollections({ url: chroma.url });
+    await collections.deleteCollection(collections.collectionName(BINDING)).catch(() => undefined);
+    const cursorPath = path.join(dataDir, "chroma-sync.json");
+    const sync = new ChromaSync(source(store), collections, cursorPath, "test");
+    try {
+      await sync.whenIdle();
+      expect(await chromaIds(collections)).toEqual(["a", "c"]);
+      const status = sync.status();
+      expect(status.pending_bytes).toBe(0);
+      expect(status.last_error).toBeNull();
+      expect(Object.keys(status.set_aside ?? {})).toEqual(["bad"]);
+      expect(status.set_aside!.bad).toMatch(/^Chroma upsert into \S+ failed \(ChromaClientError\): /);
+
+      // Later writes are not held up.
+      addWithVector(store, "d");
+      sync.poke(0);
+      await sync.whenIdle();
+      expect(await chromaIds(collections)).toEqual(["a", "c", "d"]);
+
+      // Kept across a restart of the sync (it is offered to Chroma again, refused again, still shown).
+      sync.stop();
+      const again = new ChromaSync(source(store), collections, cursorPath, "test");
+      again.poke(0);
+      await again.whenIdle();
+      expect(Object.keys(again.status().set_aside ?? {})).toEqual(["bad"]);
+
+      // Forgetting it clears it.
+      store.forget("bad");
+      again.poke(0);
+      await again.whenIdle();
+      expect(again.status().set_aside).toBeUndefined();
+      expect(JSON.parse(fs.readFileSync(cursorPath, "utf8")).set_aside).toBeUndefined();
+      again.stop();
+    } finally {
+      sync.stop();
+      store.close();
+    }
+  });
+});
+
+describe("a sync cursor that is not at the start of an entry", () => {
+  it("is noticed, said in status, and the replica is rebuilt from the start", async () => {
+    const dataDir = tempDir("replica-cursor-");
+    const store = openStore(dataDir);
+    for (const id of ["x1", "x2", "x3"]) addWithVector(store, id);
+    const collections = new ChromaCollections({ url: chroma.url });
+    await collections.deleteCollection(collections.collectionName(BINDING)).catch(() => undefined);
+    const cursorPath = path.join(dataDir, "chroma-sync.json");
+    // Two bytes into the last entry: what a journal copied from another machine, or cut short, leaves.
+    fs.writeFileSync(cursorPath, JSON.stringify({ target: "test", journal_offset: store.journalEndOffset - 2 }));
+    const sync = new ChromaSync(source(store), collections, cursorPath, "test");
+    try {
+      expect(sync.status().resynced).toBe(`the saved cursor ${store.journalEndOffset - 2} is not at the start of a journal entry`);
+      sync.poke(0);
+      await sync.whenIdle();
+      expect(await chromaIds(collections)).toEqual(["x1", "x2", "x3"]);
+      expect(sync.status().pending_bytes).toBe(0);
+    } finally {
+      sync.stop();
+      store.close();
+    }
+  });
+
+  it("past the end of the journal (a journal replaced by a shorter one) is rebuilt too", async () => {
+    const dataDir = tempDir("replica-cursor-past-");
+    const store = openStore(dataDir);
+    addWithVector(store, "y1");
+    const collections = new ChromaCollections({ url: chroma.url });
+    await collections.deleteCollection(collections.collectionName(BINDING)).catch(() => undefined);
+    const cursorPath = path.join(dataDir, "chroma-sync.json");
+    fs.writeFileSync(cursorPath, JSON.stringify({ target: "test", journal_offset: store.journalEndOffset + 5_000 }));
+    const sync = new ChromaSync(source(store), collections, cursorPath, "test");
+    try {
+      sync.poke(0);
+      await sync.whenIdle();
+      expect(await chromaIds(collections)).toEqual(["y1"]);
+    } finally {
+      sync.stop();
+      store.close();
+    }
+  });
+});
