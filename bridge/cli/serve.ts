@@ -4,6 +4,7 @@
 import { DreamError } from "../protocol/errors";
 import { attachBridge, stopBridge } from "../client/bridge-launcher";
 import { loadBridgeConfig, parseUrl, type BridgeConfig } from "../server/bridge-config";
+import { BridgeLog, startFailure } from "../server/bridge-log";
 import { startBridge } from "../server/daemon";
 import { flagInt, flagString, type ParsedArgs } from "./args";
 import type { CliIo } from "./io";
@@ -11,7 +12,14 @@ import type { CliIo } from "./io";
 const STOP_WAIT_MS = 20_000;
 
 export async function serveCommand(dataDir: string, args: ParsedArgs, io: CliIo): Promise<number> {
-  const config = withFlags(loadBridgeConfig(dataDir), args);
+  let config: BridgeConfig;
+  try {
+    config = withFlags(loadBridgeConfig(dataDir), args);
+  } catch (error) {
+    // A bridge started on demand has no stderr anyone reads: bridge.log is where its starter looks.
+    new BridgeLog(dataDir).error(startFailure(error));
+    throw error;
+  }
   const idleExitMs = flagInt(args, "idle-exit-ms");
   if (idleExitMs !== undefined && idleExitMs < 1000) throw new DreamError("BAD_ARGUMENTS", "--idle-exit-ms must be at least 1000");
   const ownerPid = flagInt(args, "owner-pid");

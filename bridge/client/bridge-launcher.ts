@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { chromaStartTimeoutMs } from "../chroma/chroma-process";
-import { DreamError, isDreamError } from "../protocol/errors";
+import { DreamError, ERROR_CODES, isDreamError, type ErrorCode } from "../protocol/errors";
 import { isProcessAlive, LOCK_FILE, LOCK_STALE_MS, lockHolder } from "../store/lock";
 import { BridgeClient } from "./bridge-client";
 
@@ -49,6 +49,7 @@ export async function launchOrAttachBridge(options: LaunchOptions): Promise<Laun
   const owned = options.ownerPid !== undefined;
   if (owned) args.push("--owner-pid", String(options.ownerPid), "--owner-pipe");
   if (options.idleExitMs !== undefined) args.push("--idle-exit-ms", String(options.idleExitMs));
+  const spawnedMs = Date.now();
   const child = spawn(options.execPath ?? process.execPath, args, {
     detached: options.detached ?? true,
     // An owned bridge reads stdin to its end: the pipe closes when this process dies, by any means.
@@ -76,7 +77,10 @@ export async function launchOrAttachBridge(options: LaunchOptions): Promise<Laun
     // A child that exits because another live process holds the directory lost the race to a bridge that
     // is still starting (embedded Chroma takes seconds): keep polling for that one.
     if (exited !== null && exited !== 0 && !anotherBridgeStarting(dataDir, child.pid)) {
-      throw new DreamError("BRIDGE_UNAVAILABLE", `the bridge for ${dataDir} did not start: ${lastLogLine(dataDir) ?? `exit code ${exited}`}`);
+      const why = lastLogLine(dataDir, spawnedMs) ?? `exit code ${exited}`;
+      // "start failed [JOURNAL_CORRUPT]: …" keeps its own code, whose hint says what to do.
+      const code = /^start failed \[([A-Z_]+)\]: /.exec(why)?.[1];
+      throw new DreamError(code && code in ERROR_CODES ? (code as ErrorCode) : "BRIDGE_UNAVAILABLE", `the bridge for ${dataDir} did not start: ${why}`);
     }
   }
   const holder = lockHolder(path.join(dataDir, LOCK_FILE));
@@ -87,7 +91,7 @@ export async function launchOrAttachBridge(options: LaunchOptions): Promise<Laun
         `if that is not a DSH-DREAM bridge or command, end it (or wait ${LOCK_STALE_S} s after it stops refreshing the lock)`,
     );
   }
-  throw new DreamError("BRIDGE_UNAVAILABLE", `the bridge for ${dataDir} did not answer within ${timeoutMs / 1000} s: ${lastLogLine(dataDir) ?? "nothing in bridge.log"}`);
+  throw new DreamError("BRIDGE_UNAVAILABLE", `the bridge for ${dataDir} did not answer within ${timeoutMs / 1000} s: ${lastLogLine(dataDir, spawnedMs) ?? "nothing in bridge.log"}`);
 }
 
 /** The healthy bridge serving `dataDir` and its pid, or undefined when none answers. */
@@ -157,13 +161,26 @@ function anotherBridgeStarting(dataDir: string, childPid: number | undefined): b
   return holder.state === "live" && holder.pid !== childPid;
 }
 
-function lastLogLine(dataDir: string): string | undefined {
+/**
+ * Why a start failed: the newest error line bridge.log gained since `sinceMs` (a failed start ends
+ * with "stopped", which says nothing), else the newest line since then.
+ */
+function lastLogLine(dataDir: string, sinceMs = 0): string | undefined {
+  let lines: string[];
   try {
-    const lines = fs.readFileSync(path.join(dataDir, "bridge.log"), "utf8").trim().split(/\r?\n/);
-    return lines.at(-1);
+    lines = fs.readFileSync(path.join(dataDir, "bridge.log"), "utf8").trim().split(/\r?\n/).slice(-200);
   } catch {
     return undefined;
   }
+  const recent = lines.filter((line) => Date.parse(line.slice(0, line.indexOf(" "))) >= sinceMs - 1_000);
+  let chosen = recent.at(-1);
+  for (let i = recent.length - 1; i >= 0; i--) {
+    if (/^\S+ error /.test(recent[i]!)) {
+      chosen = recent[i];
+      break;
+    }
+  }
+  return chosen?.replace(/^\S+ (error|info) /, "");
 }
 
 function sleep(ms: number): Promise<void> {

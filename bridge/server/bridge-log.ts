@@ -2,6 +2,7 @@
 // internal errors. Never tokens, keys or memory text.
 import fs from "node:fs";
 import path from "node:path";
+import { isDreamError } from "../protocol/errors";
 
 export class BridgeLog {
   readonly filePath: string;
@@ -25,4 +26,10 @@ export class BridgeLog {
       // A full or read-only disk must not take the bridge down over a log line; the journal reports its own errors.
     }
   }
+}
+
+/** The log line of a failed start, `start failed [CODE]: message`: the launcher turns it back into that error. */
+export function startFailure(error: unknown): string {
+  const code = isDreamError(error) ? ` [${error.code}]` : "";
+  return `start failed${code}: ${(error as Error).message}`;
 }

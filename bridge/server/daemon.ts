@@ -16,7 +16,7 @@ import { protectDataDir } from "../store/owner-only";
 import type { VectorBinding } from "../store/vector-spaces";
 import { loadOrCreateToken, removeBridgeFile, writeBridgeFile } from "./bridge-file";
 import type { BridgeConfig } from "./bridge-config";
-import { BridgeLog } from "./bridge-log";
+import { BridgeLog, startFailure } from "./bridge-log";
 import { createBridgeService } from "./bridge-service";
 import { startRpcServer, type RpcServer } from "./rpc-server";
 
@@ -59,7 +59,14 @@ interface Replica {
 
 export async function startBridge(options: BridgeOptions): Promise<RunningBridge> {
   const log = new BridgeLog(options.dataDir);
-  const store = MemoryStore.open({ dataDir: options.dataDir });
+  let store: MemoryStore;
+  try {
+    store = MemoryStore.open({ dataDir: options.dataDir });
+  } catch (error) {
+    // Said where the CLI and the plugin look for why a start failed (the child's stderr goes nowhere).
+    log.error(startFailure(error));
+    throw error;
+  }
   // After open, which creates the directory; a folder that stays readable by others is logged, not fatal.
   const access = protectDataDir(path.resolve(options.dataDir), { env: options.env });
   if (access.warning) log.error(access.warning);
@@ -161,7 +168,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     log.info(`serving on 127.0.0.1:${server.port}, pid ${process.pid}, chroma ${replica?.mode ?? (chromaDown ? "unavailable" : "off")}`);
     return { port: server.port, stopped, stop };
   } catch (error) {
-    log.error(`start failed: ${(error as Error).message}`);
+    log.error(startFailure(error));
     await stop("start failed");
     throw error;
   }

@@ -38,6 +38,8 @@ afterEach(async () => {
 
 const options = (dataDir: string, extra: Partial<LaunchOptions> = {}): LaunchOptions => ({ dataDir, cliPath: CLI, env: process.env, ...extra });
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 async function waitUntilGone(pid: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (isProcessAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -122,12 +124,19 @@ describe("launchOrAttachBridge", () => {
     expect(await stopBridge(launches[0].client, pids[0], 20_000)).toBe("stopped");
   });
 
-  it("fails with BRIDGE_UNAVAILABLE when the bridge cannot start, and when the runtime does not exist", async () => {
+  it("fails with the bridge's own reason and code when it cannot start, and BRIDGE_UNAVAILABLE when the runtime does not exist", async () => {
     const dataDir = newDataDir();
     fs.writeFileSync(path.join(dataDir, "bridge-config.json"), JSON.stringify({ chroma: { mode: "sideways" } }));
     await expect(launchOrAttachBridge(options(dataDir))).rejects.toMatchObject({
-      code: "BRIDGE_UNAVAILABLE",
-      message: `the bridge for ${dataDir} did not start: exit code 1`,
+      code: "INVALID_FIELD",
+      message: expect.stringMatching(new RegExp(`^the bridge for ${escape(dataDir)} did not start: start failed \\[INVALID_FIELD\\]: .*chroma\\.mode`)),
+    });
+    // A store that cannot open says why too, not "stopped".
+    const corrupt = newDataDir();
+    fs.writeFileSync(path.join(corrupt, "journal.jsonl"), "not a journal line\nnor this one\n");
+    await expect(launchOrAttachBridge(options(corrupt))).rejects.toMatchObject({
+      code: "JOURNAL_CORRUPT",
+      message: expect.stringMatching(new RegExp(`^the bridge for ${escape(corrupt)} did not start: start failed \\[JOURNAL_CORRUPT\\]: .*damaged but more lines follow`)),
     });
     await expect(launchOrAttachBridge(options(newDataDir(), { execPath: path.join(dataDir, "no-such-node") }))).rejects.toMatchObject({
       code: "BRIDGE_UNAVAILABLE",
