@@ -72,10 +72,13 @@ export function missingVcRuntime(context: VcRuntimeContext): MissingVcRuntime | 
 }
 
 // A copied or test environment is an ordinary object, not Windows' case-insensitive process.env.
-function systemRoot(env: VcRuntimeContext["env"]): string {
-  const value = (name: string) => {
-    const key = Object.keys(env).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
-    return key === undefined ? undefined : env[key] || undefined;
-  };
-  return value("SystemRoot") ?? value("windir") ?? "C:\\Windows";
+/** %SystemRoot% (any letter case, as a copied Windows environment has it), else %windir%, else C:\Windows. */
+export function systemRoot(env: Readonly<Record<string, string | undefined>>): string {
+  return windowsEnv(env, "SystemRoot") ?? windowsEnv(env, "windir") ?? "C:\\Windows";
+}
+
+/** A Windows environment variable by name, ignoring case as Windows does; empty counts as unset. */
+export function windowsEnv(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
+  const key = Object.keys(env).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
+  return key === undefined ? undefined : env[key] || undefined;
 }

@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { systemRoot, windowsEnv } from "../protocol/vc-runtime";
 
 export interface DataDirAccess {
   /** True when the folder is now (or already was) owner-only. */
@@ -122,18 +123,9 @@ function lines(text: string): string[] {
 }
 
 // A copied or test environment is an ordinary object, not Windows' case-insensitive process.env.
-function envValue(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
-  const key = Object.keys(env).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
-  return key === undefined ? undefined : env[key] || undefined;
-}
-
-function systemRoot(env: Readonly<Record<string, string | undefined>>): string {
-  return envValue(env, "SystemRoot") ?? envValue(env, "windir") ?? "C:\\Windows";
-}
-
 function userName(env: Readonly<Record<string, string | undefined>>): string {
-  const user = envValue(env, "USERNAME") ?? "YOUR-USER-NAME";
-  const domain = envValue(env, "USERDOMAIN");
+  const user = windowsEnv(env, "USERNAME") ?? "YOUR-USER-NAME";
+  const domain = windowsEnv(env, "USERDOMAIN");
   return domain ? `${domain}\\${user}` : user;
 }
 
