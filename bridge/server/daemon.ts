@@ -67,6 +67,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     log.error(startFailure(error));
     throw error;
   }
+  const tail = (store.status().journal as { torn_tail_bytes: number; torn_tail?: { kept_at: string; cause: string } });
+  if (tail.torn_tail) log.error(`the journal's last ${tail.torn_tail_bytes} bytes were cut off (${tail.torn_tail.cause}); they are kept at ${tail.torn_tail.kept_at}`);
   // After open, which creates the directory; a folder that stays readable by others is logged, not fatal.
   const access = protectDataDir(path.resolve(options.dataDir), { env: options.env });
   if (access.warning) log.error(access.warning);

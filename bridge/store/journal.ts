@@ -15,6 +15,13 @@ export type JournalEntry = Record<string, unknown> & { op: string };
 export interface ReplayReport {
   entries: number;
   tornTailBytes: number;
+  /** Where the cut-off tail was kept (never just deleted), when there was one. */
+  tornTailKeptAt?: string;
+  /**
+   * The cut line was complete but failed its checksum: damage (a bit flip), not a crash mid-append,
+   * which leaves a line without its newline.
+   */
+  tornTailDamaged?: boolean;
 }
 
 export interface ReplayOptions {
@@ -126,7 +133,7 @@ function replay(filePath: string, apply: (entry: JournalEntry) => void, fromOffs
   let entries = 0;
   let goodEnd = 0;
   // Only the very last line may be damaged: that is what a crash mid-append leaves behind.
-  let bad: { lineNo: number; offset: number } | undefined;
+  let bad: { lineNo: number; offset: number; complete: boolean } | undefined;
   try {
     const header = readLines(fd, 0).next();
     const headerEnd = header.done ? 0 : header.value.line.length + 1;
@@ -143,7 +150,7 @@ function replay(filePath: string, apply: (entry: JournalEntry) => void, fromOffs
         throw new DreamError("JOURNAL_CORRUPT", `${filePath} ${where} is damaged but more lines follow; refusing to open`);
       }
       if (!entry) {
-        bad = { lineNo, offset };
+        bad = { lineNo, offset, complete };
         continue;
       }
       if (lineNo === 1) checkHeader(entry, filePath);
@@ -159,11 +166,26 @@ function replay(filePath: string, apply: (entry: JournalEntry) => void, fromOffs
     fs.closeSync(fd);
   }
   const size = fs.statSync(filePath).size;
-  if (size > goodEnd) {
-    fs.truncateSync(filePath, goodEnd);
-    syncFile(filePath);
+  if (size <= goodEnd) return { entries, tornTailBytes: 0 };
+  // Kept aside before the cut, so that even a damaged last entry can still be looked at or repaired.
+  const keptAt = keepTail(filePath, goodEnd, size);
+  fs.truncateSync(filePath, goodEnd);
+  syncFile(filePath);
+  return { entries, tornTailBytes: size - goodEnd, tornTailKeptAt: keptAt, tornTailDamaged: bad?.complete === true };
+}
+
+function keepTail(filePath: string, from: number, to: number): string {
+  const keptAt = `${filePath}.tail-${Date.now()}.bad`;
+  const bytes = Buffer.alloc(to - from);
+  const fd = fs.openSync(filePath, "r");
+  try {
+    fs.readSync(fd, bytes, 0, bytes.length, from);
+  } finally {
+    fs.closeSync(fd);
   }
-  return { entries, tornTailBytes: size - goodEnd };
+  fs.writeFileSync(keptAt, bytes, { flag: "wx" });
+  syncFile(keptAt);
+  return keptAt;
 }
 
 function checkHeader(entry: JournalEntry, filePath: string): void {

@@ -272,6 +272,9 @@ export class MemoryStore {
         entries: state.entries,
         entries_replayed: this.replayReport.entries,
         torn_tail_bytes: this.replayReport.tornTailBytes,
+        ...(this.replayReport.tornTailKeptAt
+          ? { torn_tail: { kept_at: this.replayReport.tornTailKeptAt, cause: this.replayReport.tornTailDamaged ? "a damaged entry (checksum mismatch)" : "an append cut short (a crash)" } }
+          : {}),
         // Vectors journalled before validation refused them; their memories are kept, lexical only.
         ...(state.unusableVectors.length > 0 ? { unusable_vectors: { count: state.unusableVectors.length, ids: state.unusableVectors.slice(0, 10) } } : {}),
       },
