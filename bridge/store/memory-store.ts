@@ -12,7 +12,7 @@ import { Journal, type JournalEntry, type ReplayReport } from "./journal";
 import { DirectoryLock, LOCK_FILE } from "./lock";
 import { encodeAdd, encodeDropVectors, encodeEmbed } from "./journal-entries";
 import { MemoryState } from "./memory-state";
-import { isUsableVector, type EmbeddingInput, type MemoryRecord, type RecordDefaults, validateRecordInput } from "./records";
+import { isUsableVector, LIMITS, wellFormed, type EmbeddingInput, type MemoryRecord, type RecordDefaults, validateRecordInput } from "./records";
 import type { ReceiptHistory } from "./receipt-history";
 import { runSearch, type SearchRequest, type SearchResponse } from "./search";
 import type { VectorBinding, VectorSpaces } from "./vector-spaces";
@@ -186,7 +186,10 @@ export class MemoryStore {
   quarantine(id: string, reason: string): MemoryRecord {
     this.require(id);
     if (reason.trim() === "") throw new DreamError("INVALID_FIELD", "reason must not be empty", { field: "reason" });
-    this.commit([{ op: "quarantine", id, reason, at_ms: this.defaults.nowMs() }]);
+    if (reason.length > LIMITS.quarantineReasonChars) {
+      throw new DreamError("INPUT_TOO_LARGE", `reason is ${reason.length} characters; the limit is ${LIMITS.quarantineReasonChars}`, { field: "reason" });
+    }
+    this.commit([{ op: "quarantine", id, reason: wellFormed(reason), at_ms: this.defaults.nowMs() }]);
     return this.get(id)!;
   }
 

@@ -16,6 +16,7 @@ export const LIMITS = {
   scopeChars: 200,
   vectorDims: 4096,
   metadataDepth: 32,
+  quarantineReasonChars: 1000,
 } as const;
 
 export interface EmbeddingInput {

@@ -177,10 +177,17 @@ function rankingFacts(view: SearchView, terms: string[], slotOrder: ReadonlyMap<
 }
 
 /** Why each retrieved candidate may not be shown; quarantine is named first, as it is the stronger reason. */
+const RECEIPT_REASON_CHARS = 200;
+
+function clip(text: string, chars: number): string {
+  return text.length <= chars ? text : `${text.slice(0, chars)}… (${text.length} characters)`;
+}
+
 function withholdings(view: SearchView, fused: FusedCandidate[], excluded: ReadonlySet<string>): Array<{ doc: number; reason: string }> {
   return fused.flatMap((c) => {
     const record = view.record(c.doc)!;
-    if (record.quarantine) return [{ doc: c.doc, reason: `quarantined: ${record.quarantine.reason}` }];
+    // Clipped: a reason stored before its length was capped (one was 15 MB) must not fill every receipt.
+    if (record.quarantine) return [{ doc: c.doc, reason: `quarantined: ${clip(record.quarantine.reason, RECEIPT_REASON_CHARS)}` }];
     if (excluded.has(record.id)) return [{ doc: c.doc, reason: IN_RECENT_WINDOW }];
     // A bare "好的，记下了。" says nothing on its own; the turn it answers carries the content.
     return view.act(c.doc) === "acknowledgement" ? [{ doc: c.doc, reason: ACKNOWLEDGEMENT_ONLY }] : [];

@@ -156,3 +156,39 @@ describe("times no Date can hold", () => {
     }
   });
 });
+
+describe("quarantine reasons", () => {
+  it("longer than 1000 characters are refused, and nothing is written", () => {
+    const dataDir = tempDir("reason-");
+    const store = openStore(dataDir);
+    try {
+      store.add({ id: "q", text: "a memory to hold back", source_type: "user_message" });
+      const before = journalBytes(dataDir);
+      expect(() => store.quarantine("q", "x".repeat(1001))).toThrow(
+        expect.objectContaining({ code: "INPUT_TOO_LARGE", field: "reason", message: "reason is 1001 characters; the limit is 1000" }),
+      );
+      expect(journalBytes(dataDir).equals(before)).toBe(true);
+      expect(store.quarantine("q", "y".repeat(1000)).quarantine?.reason).toHaveLength(1000);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("stored huge by an earlier version are clipped in every receipt", () => {
+    const dataDir = tempDir("huge-reason-");
+    const store = openStore(dataDir);
+    store.add({ id: "q", text: "the umbrella memory held back", source_type: "user_message" });
+    store.close();
+    fs.appendFileSync(journalOf(dataDir), encodeLine({ op: "quarantine", id: "q", reason: "r".repeat(1_000_000), at_ms: 1 }));
+    const reopened = openStore(dataDir);
+    try {
+      const response = reopened.search(parseSearchRequest({ query: "umbrella" }));
+      const withheld = response.receipt.withheld;
+      expect(withheld.map((w) => w.id)).toEqual(["q"]);
+      expect(withheld[0]!.reason).toBe(`quarantined: ${"r".repeat(200)}… (1000000 characters)`);
+      expect(JSON.stringify(response).length).toBeLessThan(20_000);
+    } finally {
+      reopened.close();
+    }
+  });
+});
