@@ -144,6 +144,9 @@ export class ChromaSync {
         this.cursor = endOffset;
         this.syncedEntries += entries.length;
         this.persist();
+        // Progress: an error from an earlier try no longer describes the replica (status would say
+        // "unavailable" for the whole of a long catch-up after one timed-out batch).
+        this.lastError = null;
       }
       this.lastError = null;
       this.lastSyncedMs = Date.now();

@@ -141,3 +141,55 @@ describe("a sync cursor that is not at the start of an entry", () => {
     }
   });
 });
+
+describe("a long catch-up after one failed batch", () => {
+  it("says 'catching up', not the old error, as soon as a batch goes through", async () => {
+    const dataDir = tempDir("replica-catch-up-");
+    const store = openStore(dataDir);
+    // About 9 MB of journal: three 4 MB reads, so the catch-up has batches after the first.
+    const text = "umbrella ".repeat(300);
+    store.importRecords(Array.from({ length: 3_000 }, (_, i) => ({ id: `r${i}`, text: `${i} ${text}`, source_type: "user_message", embedding: { provider: "test", model: "unit-2", vector: [1, i + 1] } })));
+    const real = new ChromaCollections({ url: chroma.url });
+    let calls = 0;
+    let held = false;
+    let releaseHeld!: () => void;
+    const heldUpsert = new Promise<void>((resolve) => (releaseHeld = resolve));
+    let heldStarted!: () => void;
+    const heldReached = new Promise<void>((resolve) => (heldStarted = resolve));
+    // Chroma as it behaves under a big catch-up: one upsert times out, the next go through, slowly.
+    const flaky = Object.assign(Object.create(real) as ChromaCollections, {
+      upsert: async (name: string, rows: Parameters<ChromaCollections["upsert"]>[1]) => {
+        calls++;
+        if (calls === 1) throw Object.assign(new Error("Chroma upsert timed out after 30000 ms"), { code: "CHROMA_UNAVAILABLE" });
+        // Held: the first upsert after a whole read batch has gone in (the cursor moved).
+        if (!held && sync.status().cursor > 0) {
+          held = true;
+          heldStarted();
+          await heldUpsert;
+        }
+        return real.upsert(name, rows);
+      },
+    });
+    const sync = new ChromaSync(source(store), flaky, path.join(dataDir, "chroma-sync.json"), "test");
+    try {
+      sync.poke(0);
+      await waitFor(() => sync.status().last_error !== null);
+      expect(sync.status().last_error).toBe("Chroma upsert timed out after 30000 ms");
+      // The retry's first batch goes through; while the next one is in flight, more is pending.
+      await heldReached;
+      expect(sync.status().pending_bytes).toBeGreaterThan(0);
+      expect(sync.status().last_error).toBeNull();
+      releaseHeld();
+      await sync.whenIdle();
+      expect(sync.status()).toMatchObject({ pending_bytes: 0, last_error: null });
+    } finally {
+      releaseHeld();
+      sync.stop();
+      store.close();
+    }
+  }, 60_000);
+});
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
