@@ -29,6 +29,10 @@ export interface RpcServerOptions {
   closeGraceMs?: number;
   /** Receives failures the client only sees as INTERNAL; the default writes them to stderr. */
   onError?: (error: unknown, context: { method?: RpcMethod }) => void;
+  /** Connections held at once; more are refused on accept (default 256). */
+  maxConnections?: number;
+  /** A connection that has not sent its headers by then is closed (default 10 s). */
+  headersTimeoutMs?: number;
 }
 
 export interface RpcServer {
@@ -37,6 +41,12 @@ export interface RpcServer {
 }
 
 const LOOPBACK = "127.0.0.1";
+// The bridge's clients are the CLI and one plugin per DSH host; far fewer than this at any time.
+const MAX_CONNECTIONS = 256;
+// Node's defaults (60 s for headers, checked every 30 s) let half-open connections pile up for 90 s.
+const HEADERS_TIMEOUT_MS = 10_000;
+// A 16 MB import over loopback takes well under a second; a body trickling for a minute is not a client.
+const REQUEST_TIMEOUT_MS = 60_000;
 const MIN_TOKEN_CHARS = 16;
 
 export async function startRpcServer(options: RpcServerOptions): Promise<RpcServer> {
@@ -50,12 +60,17 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
   const onError = options.onError ?? reportToStderr;
   let closing = false;
 
-  const server = http.createServer((req, res) => {
-    serve(req, res).catch((error: unknown) => {
-      onError(error, {});
-      res.destroy();
-    });
-  });
+  const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const server = http.createServer(
+    { headersTimeout, requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout), connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
+    (req, res) => {
+      serve(req, res).catch((error: unknown) => {
+        onError(error, {});
+        res.destroy();
+      });
+    },
+  );
+  server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
 
   async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const reply = (status: number, body: RpcResponseBody, headers: http.OutgoingHttpHeaders = {}) =>
