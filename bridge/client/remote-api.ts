@@ -14,9 +14,36 @@ export function serverMessage(text: string, secret: string | undefined): string 
     // Plain-text error bodies are used as they are.
   }
   const error = isObject(parsed) ? (isObject(parsed.error) ? parsed.error.message : (parsed.error ?? parsed.message)) : parsed;
-  const words = (typeof error === "string" ? error : "").split(/[\s\u0000-\u001f\u007f]+/).filter((word) => word !== "");
+  const message = typeof error === "string" ? error : "";
+  const words = message.split(/[\s\u0000-\u001f\u007f]+/).filter((word) => word !== "");
   const clean = words.map((word) => (secret !== undefined && sharesFragment(word, secret) ? "[redacted]" : word)).join(" ");
+  // A key spelled out with spaces or dashes, or encoded, shares no four-character run with any one word.
+  if (secret !== undefined && quotesSecret(clean, secret)) return "(the server's message is not shown: it quoted the API key)";
   return clean.length > SERVER_MESSAGE_CHARS ? clean.slice(0, SERVER_MESSAGE_CHARS) + "…" : clean;
+}
+
+const FRAGMENT_CHARS = 8;
+
+/** Whether `text` holds eight characters of the key in a row once spacing and punctuation are gone, plainly or base64/hex encoded. */
+export function quotesSecret(text: string, secret: string): boolean {
+  const key = squash(secret);
+  if (key.length === 0) return false;
+  const size = Math.min(FRAGMENT_CHARS, key.length);
+  const holds = (candidate: string) => {
+    const hay = squash(candidate);
+    for (let i = 0; i + size <= key.length; i++) if (hay.includes(key.slice(i, i + size))) return true;
+    return false;
+  };
+  if (holds(text)) return true;
+  for (const token of text.match(/[A-Za-z0-9+/_-]{12,}={0,2}/g) ?? []) {
+    if (holds(Buffer.from(token, "base64").toString("latin1")) || holds(Buffer.from(token, "base64url").toString("latin1"))) return true;
+  }
+  for (const token of text.match(/(?:[0-9a-fA-F]{2}){8,}/g) ?? []) if (holds(Buffer.from(token, "hex").toString("latin1"))) return true;
+  return false;
+}
+
+function squash(text: string): string {
+  return text.replace(/[^A-Za-z0-9]/g, "").toLowerCase();
 }
 
 function sharesFragment(word: string, secret: string): boolean {
