@@ -6,10 +6,16 @@ import fs from "node:fs";
 import path from "node:path";
 import { buildSync } from "esbuild";
 import { BridgeClient } from "../../bridge/client/bridge-client";
+import { LOCK_STALE_MS } from "../../bridge/store/lock";
 import { CLI } from "../cli/run-cli";
 import { tempDir } from "../store/helpers";
 
 const ROUNDS = 20;
+const afterAllKill: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const child of afterAllKill) child.kill("SIGKILL");
+});
 
 async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -26,13 +32,23 @@ function deadPid(): number {
 describe("bridges started at once on a stale lock", () => {
   const BRIDGES = 3;
 
-  it(`leave exactly one serving in each of ${ROUNDS} rounds; the others say DATA_DIR_LOCKED`, async () => {
+  it(`leave exactly one serving in each of ${ROUNDS} rounds, the lock naming a dead pid or a reused one; the others say DATA_DIR_LOCKED`, async () => {
     const work = tempDir("bridge-race-");
     const gone = deadPid();
+    // A live process that is no bridge: what a pid reused by Windows points at.
+    const stranger = spawn(process.execPath, ["-e", "setTimeout(() => {}, 600000)"], { stdio: "ignore" });
+    afterAllKill.push(stranger);
     for (let round = 0; round < ROUNDS; round++) {
       const dataDir = path.join(work, `round-${round}`);
       fs.mkdirSync(dataDir);
-      fs.writeFileSync(path.join(dataDir, "store.lock"), JSON.stringify({ pid: gone, started_ms: 0 }));
+      const lockPath = path.join(dataDir, "store.lock");
+      if (round % 2 === 0) {
+        fs.writeFileSync(lockPath, JSON.stringify({ pid: gone, started_ms: 0 }));
+      } else {
+        fs.writeFileSync(lockPath, JSON.stringify({ pid: stranger.pid, started_ms: 0 }));
+        const silent = new Date(Date.now() - LOCK_STALE_MS - 1_000);
+        fs.utimesSync(lockPath, silent, silent);
+      }
       const bridges = Array.from({ length: BRIDGES }, () => {
         const child: ChildProcess = spawn(process.execPath, [CLI, "--data-dir", dataDir, "serve", "--no-chroma"], { stdio: ["ignore", "ignore", "pipe"] });
         let stderr = "";
