@@ -5,6 +5,11 @@ import { runCli } from "./run";
 
 declare const DSH_DREAM_VERSION: string;
 
+// Every file the CLI, the bridge and its children (Chroma, the embedding worker) create from here on
+// is readable by its user alone: journal, audit log, logs, checkpoints, models, Chroma's folder. On
+// Windows the umask means little; the data folder's ACL (store/owner-only.ts) does that there.
+process.umask(0o077);
+
 const shutdownHandlers: Array<(signal: string) => void> = [];
 // SIGHUP: a closed terminal (on Windows, closing the console window of `serve`, after which the
 // process has a few seconds); SIGBREAK: Ctrl+Break on Windows. Both shut down as cleanly as SIGTERM:

@@ -47,6 +47,28 @@ const WHOAMI_TIMEOUT_MS = 10_000;
 // hundreds of files at most, so this is seconds only on a disk that is failing anyway.
 const ICACLS_TIMEOUT_MS = 30_000;
 const OWNER_ONLY_MODE = 0o700;
+const OWNER_ONLY_FILE_MODE = 0o600;
+
+/** Folders to 0700 and files to 0600 below `dir` (links are left alone); returns how many changed. */
+function tightenEntries(dir: string): number {
+  let changed = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isSymbolicLink()) continue;
+    try {
+      if (entry.isDirectory()) changed += tightenEntries(full);
+      const target = entry.isDirectory() ? OWNER_ONLY_MODE : OWNER_ONLY_FILE_MODE;
+      const mode = fs.statSync(full).mode & 0o777;
+      if ((mode & 0o077) !== 0) {
+        fs.chmodSync(full, mode & target);
+        changed++;
+      }
+    } catch {
+      // A file removed while we walk (Chroma's compaction, a rotated log) needs nothing.
+    }
+  }
+  return changed;
+}
 
 const runSpawnSync: RunProgram = (file, args, options) => spawnSync(file, [...args], options);
 
@@ -63,9 +85,12 @@ export function protectDataDir(dir: string, deps: OwnerOnlyDeps = {}): DataDirAc
 function protectOnPosix(dir: string): DataDirAccess {
   try {
     const mode = fs.statSync(dir).mode & 0o777;
-    if ((mode & 0o077) === 0) return { applied: true, how: `mode already ${octal(mode)}` };
+    // What an earlier version (or another tool) left readable inside: the journal, audit log, Chroma's files.
+    const tightened = tightenEntries(dir);
+    const inside = tightened > 0 ? `; ${tightened} file(s) and folder(s) inside made owner-only` : "";
+    if ((mode & 0o077) === 0) return { applied: true, how: `mode already ${octal(mode)}${inside}` };
     fs.chmodSync(dir, OWNER_ONLY_MODE);
-    return { applied: true, how: `mode set to ${octal(OWNER_ONLY_MODE)} (was ${octal(mode)})` };
+    return { applied: true, how: `mode set to ${octal(OWNER_ONLY_MODE)} (was ${octal(mode)})${inside}` };
   } catch (error) {
     const why = `chmod failed: ${(error as Error).message}`;
     const fix = `chmod 700 '${dir.replace(/'/g, "'\\''")}'`;

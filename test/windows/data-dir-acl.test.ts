@@ -159,7 +159,7 @@ describe("the bridge", () => {
     } finally {
       await bridge.stop("test over");
     }
-    expect(fs.readFileSync(path.join(dataDir, "bridge.log"), "utf8")).toMatch(/ info data directory owner-only: mode set to 0700 \(was 0775\)\n/);
+    expect(fs.readFileSync(path.join(dataDir, "bridge.log"), "utf8")).toMatch(/ info data directory owner-only: mode set to 0700 \(was 0775\); \d+ file\(s\) and folder\(s\) inside made owner-only\n/);
   });
 });
 
