@@ -7,6 +7,20 @@ import { DreamError } from "../protocol/errors";
 
 export const LOOPBACK = "127.0.0.1";
 
+/**
+ * Where the embedded Chroma listens. Chroma 1.x's server enforces no credential and checks no Host
+ * header, so what keeps a web page (DNS rebinding) or a port scan off it is not being where anybody
+ * looks: a random address of the loopback /8, which Linux and Windows answer without setup, instead
+ * of 127.0.0.1 (2^24 addresses times 2^16 ports, versus 2^16). macOS answers 127.0.0.1 only.
+ * A local process of the same user can still find it (docs/design.md says what protects what).
+ */
+export function privateLoopbackHost(platform: NodeJS.Platform = process.platform, random: () => number = Math.random): string {
+  if (platform !== "linux" && platform !== "win32") return LOOPBACK;
+  const octet = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
+  // 127.0.0.x is avoided (where anything else on loopback listens), as are .0 and .255 endings.
+  return `127.${octet(1, 254)}.${octet(0, 255)}.${octet(1, 254)}`;
+}
+
 /** Keeps the last lines of the server's stdout and stderr, without ANSI colour codes. */
 export class OutputTail {
   private readonly kept: string[] = [];
@@ -46,14 +60,14 @@ export class OutputTail {
 }
 
 /** Binds and releases a loopback port: 0 finds a free one, any other number checks it is free. */
-export function claimPort(port: number): Promise<number> {
+export function claimPort(port: number, host = LOOPBACK): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once("error", (error: NodeJS.ErrnoException) => {
       const detail = error.code === "EADDRINUSE" ? "is already in use" : `cannot be bound (${error.code ?? error.message})`;
-      reject(new DreamError("CHROMA_UNAVAILABLE", `port ${port} on ${LOOPBACK} ${detail}; choose another Chroma port`, { cause: error }));
+      reject(new DreamError("CHROMA_UNAVAILABLE", `port ${port} on ${host} ${detail}; choose another Chroma port`, { cause: error }));
     });
-    server.listen(port, LOOPBACK, () => {
+    server.listen(port, host, () => {
       const bound = (server.address() as net.AddressInfo).port;
       server.close(() => resolve(bound));
     });
@@ -61,9 +75,9 @@ export function claimPort(port: number): Promise<number> {
 }
 
 /** One GET /api/v2/heartbeat without keep-alive, so no socket outlives the probe. */
-export function probeHeartbeat(port: number, timeoutMs: number): Promise<boolean> {
+export function probeHeartbeat(port: number, timeoutMs: number, host = LOOPBACK): Promise<boolean> {
   return new Promise((resolve) => {
-    const request = http.get({ host: LOOPBACK, port, path: "/api/v2/heartbeat", agent: false, timeout: timeoutMs }, (response) => {
+    const request = http.get({ host, port, path: "/api/v2/heartbeat", agent: false, timeout: timeoutMs }, (response) => {
       response.resume();
       resolve(response.statusCode === 200);
     });

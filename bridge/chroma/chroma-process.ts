@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { DreamError } from "../protocol/errors";
 import { chromaPathFor, type ChromaPath } from "./ascii-path";
-import { claimPort, LOOPBACK, OutputTail, pause, probeHeartbeat } from "./chroma-process-io";
+import { claimPort, LOOPBACK, OutputTail, pause, privateLoopbackHost, probeHeartbeat } from "./chroma-process-io";
 
 export interface RestartPolicy {
   initialDelayMs: number;
@@ -21,6 +21,8 @@ export interface EmbeddedChromaOptions {
   launcherPath?: string;
   /** Fixed port; by default a free one is chosen. */
   port?: number;
+  /** Loopback address to listen on; by default a random one of 127.0.0.0/8 where the system answers it (chroma-process-io.ts). */
+  host?: string;
   startTimeoutMs?: number;
   stopTimeoutMs?: number;
   /** false disables automatic restarts. */
@@ -76,6 +78,7 @@ interface Run {
 export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
   private run?: Run;
   private dataPath?: ChromaPath;
+  private host = LOOPBACK;
   private ready = false;
   private port = 0;
   private stopping = false;
@@ -118,7 +121,7 @@ export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
   }
 
   get url(): string {
-    return `http://${LOOPBACK}:${this.port}`;
+    return `http://${this.host}:${this.port}`;
   }
 
   /** The server's pid, or undefined while it is down (starting, restarting or stopped). */
@@ -132,7 +135,7 @@ export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
   }
 
   healthy(): Promise<boolean> {
-    return this.ready ? probeHeartbeat(this.port, PROBE_TIMEOUT_MS) : Promise.resolve(false);
+    return this.ready ? probeHeartbeat(this.port, PROBE_TIMEOUT_MS, this.host) : Promise.resolve(false);
   }
 
   /** SIGTERM, then SIGKILL after stopTimeoutMs; cancels any pending restart. Safe to call twice. */
@@ -145,14 +148,17 @@ export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
   }
 
   private async launchFirst(): Promise<void> {
+    this.host = this.options.host ?? privateLoopbackHost(this.options.platform);
     if (this.options.port !== undefined) {
-      await claimPort(this.options.port);
+      await claimPort(this.options.port, this.host);
       return this.launch(this.options.port);
     }
+    // A system that does not answer the random address (EADDRNOTAVAIL) gets 127.0.0.1.
+    if (this.host !== LOOPBACK && !(await claimPort(0, this.host).then(() => true, () => false))) this.host = LOOPBACK;
     // Another process may take the free port between our probe and Chroma's bind; pick a new one.
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.launch(await claimPort(0));
+        return await this.launch(await claimPort(0, this.host));
       } catch (error) {
         const portTaken = this.output.lines().some((line) => line.includes("is not available"));
         if (!portTaken || attempt >= AUTO_PORT_ATTEMPTS || this.stopping) throw error;
@@ -164,7 +170,7 @@ export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
     if (this.stopping) throw new DreamError("CHROMA_UNAVAILABLE", "Chroma start was cancelled by stop()");
     this.port = port;
     this.startedAtMs = Date.now();
-    const args = [this.launcherPath, "run", "--path", this.dataPath?.path ?? this.options.dataDir, "--host", LOOPBACK, "--port", String(port)];
+    const args = [this.launcherPath, "run", "--path", this.dataPath?.path ?? this.options.dataDir, "--host", this.host, "--port", String(port)];
     // A panic with backtraces on (jest sets RUST_BACKTRACE=1) prints ~60 frames and pushes its
     // message out of the tail, so they are always off.
     const env = { ...process.env, [WATCH_STDIN_ENV]: "1", RUST_BACKTRACE: "0" };
@@ -197,7 +203,7 @@ export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
       const probeMs = Math.max(1, Math.min(PROBE_TIMEOUT_MS, deadline - Date.now()));
       // A server that lost the port prints "Address ... is not available" and exits 0, so a
       // heartbeat only counts while our own child is still alive.
-      if ((await probeHeartbeat(this.port, probeMs)) && run.child.exitCode === null && run.child.signalCode === null) return;
+      if ((await probeHeartbeat(this.port, probeMs, this.host)) && run.child.exitCode === null && run.child.signalCode === null) return;
       await pause(POLL_INTERVAL_MS, run.exited);
     }
     if (this.stopping) throw new DreamError("CHROMA_UNAVAILABLE", "Chroma start was cancelled by stop()");

@@ -56,7 +56,8 @@ describe("EmbeddedChroma", () => {
     const pipesBefore = held("PipeWrap");
     const chroma = await EmbeddedChroma.start({ dataDir: tempDir("chroma-") });
     const pid = chroma.pid as number;
-    expect(chroma.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // A random loopback address where the system answers one (Linux, Windows), else 127.0.0.1.
+    expect(chroma.url).toMatch(process.platform === "darwin" ? /^http:\/\/127\.0\.0\.1:\d+$/ : /^http:\/\/127\.(?!0\.0\.)\d+\.\d+\.\d+:\d+$/);
     expect(isGone(pid)).toBe(false);
     expect(await chroma.healthy()).toBe(true);
     expect(await new ChromaCollections({ url: chroma.url }).heartbeat()).toBe(true);
@@ -179,7 +180,7 @@ describe("EmbeddedChroma", () => {
     const blocker = net.createServer();
     const port = await listen(blocker);
     try {
-      const start = EmbeddedChroma.start({ dataDir: tempDir("chroma-"), port });
+      const start = EmbeddedChroma.start({ dataDir: tempDir("chroma-"), port, host: "127.0.0.1" });
       await expect(start).rejects.toThrow(DreamError);
       await expect(start).rejects.toMatchObject({
         code: "CHROMA_UNAVAILABLE",
@@ -196,7 +197,7 @@ describe("EmbeddedChroma", () => {
     const failure: unknown = await EmbeddedChroma.start({ dataDir: notADirectory }).catch((error: unknown) => error);
     expect(failure).toMatchObject({
       code: "CHROMA_UNAVAILABLE",
-      message: expect.stringMatching(/^Chroma server exited during start \((signal SIGABRT|code \d+)\) on http:\/\/127\.0\.0\.1:\d+: /),
+      message: expect.stringMatching(/^Chroma server exited during start \((signal SIGABRT|code \d+)\) on http:\/\/127\.\d+\.\d+\.\d+:\d+: /),
     });
     expect((failure as Error).message).toContain("File exists");
     expect(held("ProcessWrap")).toBe(0);
