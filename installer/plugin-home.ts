@@ -11,6 +11,7 @@ import type { Plan } from "./preflight";
 import { dependencySpec, isRecord, PACKAGE_NAME, readJsonFile } from "./profile-manifest";
 import type { StepContext } from "./profile-steps";
 import { exists, linkTarget, removeIfPresent, type ProfileTransaction } from "./transaction";
+import { renameWithRetry } from "../bridge/store/fs-retry";
 
 const LOCKFILE = "package-lock.json";
 
@@ -36,7 +37,7 @@ export function placeBundle(plan: Plan, context: StepContext, transaction: Profi
     dependencies = "installed";
   }
   transaction.moveAside(plan.installDir);
-  fs.renameSync(staging, plan.installDir);
+  renameWithRetry(staging, plan.installDir);
   transaction.noteCreated(plan.installDir);
   return dependencies;
 }

@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Plan } from "./preflight";
+import { renameWithRetry } from "../bridge/store/fs-retry";
 
 export interface RollbackOutcome {
   restored: string[];
@@ -32,7 +33,7 @@ export class ProfileTransaction {
   moveAside(target: string): void {
     if (!exists(target)) return;
     const backup = fs.mkdtempSync(path.join(path.dirname(target), `.${path.basename(target)}-backup-`));
-    fs.renameSync(target, path.join(backup, "moved"));
+    renameWithRetry(target, path.join(backup, "moved"));
     this.movedAside.push({ original: target, backup });
   }
 
@@ -72,7 +73,7 @@ export class ProfileTransaction {
     for (const { original, backup } of this.movedAside.splice(0).reverse()) {
       step(`put the previous ${original} back`, () => {
         removeIfPresent(original);
-        fs.renameSync(path.join(backup, "moved"), original);
+        renameWithRetry(path.join(backup, "moved"), original);
         fs.rmdirSync(backup);
         return true;
       });

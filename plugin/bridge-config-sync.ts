@@ -7,6 +7,7 @@ import { CONFIG_FILE, parseBridgeConfig } from "../bridge/server/bridge-config";
 import { DreamError } from "../bridge/protocol/errors";
 import { readTextFile } from "../bridge/protocol/text-files";
 import type { PluginConfig } from "./config";
+import { renameWithRetry } from "../bridge/store/fs-retry";
 
 type Json = Record<string, unknown>;
 
@@ -29,7 +30,7 @@ export function syncBridgeConfig(dataDir: string, embedding: PluginConfig["embed
   fs.mkdirSync(dataDir, { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temp, JSON.stringify(next, null, 2) + "\n", { mode: 0o600 });
-  fs.renameSync(temp, file);
+  renameWithRetry(temp, file);
   return true;
 }
 

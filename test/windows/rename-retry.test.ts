@@ -66,3 +66,25 @@ describe("the audit log under a refused rotation or a failed append", () => {
     }
   });
 });
+
+describe("every rename in the shipped code", () => {
+  it("goes through renameWithRetry (the plugin's config sync and the installer included)", () => {
+    const root = path.join(__dirname, "..", "..");
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (/\.(ts|cjs|mjs)$/.test(entry.name) && !full.endsWith(path.join("store", "fs-retry.ts"))) {
+          fs.readFileSync(full, "utf8")
+            .split("\n")
+            .forEach((line, i) => {
+              if (/\bfs\.renameSync\(/.test(line) && !/^\s*(\/\/|\*)/.test(line)) offenders.push(`${path.relative(root, full)}:${i + 1}`);
+            });
+        }
+      }
+    };
+    for (const dir of ["bridge", "plugin", "installer"]) walk(path.join(root, dir));
+    expect(offenders).toEqual([]);
+  });
+});
