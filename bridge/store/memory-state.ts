@@ -55,6 +55,11 @@ export class MemoryState implements SearchView {
     return this.live;
   }
 
+  /** Forgotten docs whose text the journal (and maybe a checkpoint) still holds until compaction. */
+  get forgottenNotErased(): number {
+    return this.records.length - this.live;
+  }
+
   get(id: string): MemoryRecord | undefined {
     const doc = this.docById.get(id);
     return doc === undefined ? undefined : this.records[doc];

@@ -6,9 +6,10 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { Bm25Index } from "../index/bm25";
 import { DreamError } from "../protocol/errors";
-import { AuditLog } from "./audit-log";
+import { AuditLog, type AuditPurge } from "./audit-log";
 import { type CheckpointWritten, loadCheckpoint, writeCheckpoint } from "./checkpoint";
-import { Journal, type JournalEntry, type ReplayReport } from "./journal";
+import { encodeLine, Journal, JOURNAL_FORMAT, JOURNAL_VERSION, readEntriesFrom, syncDirectory, type JournalEntry, type ReplayReport } from "./journal";
+import { renameWithRetry } from "./fs-retry";
 import { DirectoryLock, LOCK_FILE } from "./lock";
 import { encodeAdd, encodeDropVectors, encodeEmbed } from "./journal-entries";
 import { MemoryState } from "./memory-state";
@@ -38,6 +39,15 @@ interface OpenReport {
 
 export type AddStatus = "added" | "unchanged";
 
+export interface CompactReport {
+  /** Memories whose text was erased from the journal, the checkpoint and the receipts. */
+  erased: number;
+  journal_bytes_before: number;
+  journal_bytes_after: number;
+  receipts: AuditPurge;
+  ms: number;
+}
+
 export interface ImportReport {
   added: number;
   unchanged: number;
@@ -54,16 +64,18 @@ export class MemoryStore {
   private checkpointOffset = 0;
   private readonly defaults: RecordDefaults;
   private readonly checkpointOnCloseBytes: number;
+  private readonly bm25Params: StoreOptions["bm25"];
 
   private constructor(
     readonly dataDir: string,
     private readonly lock: DirectoryLock,
     private readonly audit: AuditLog,
-    private readonly state: MemoryState,
+    private state: MemoryState,
     options: StoreOptions,
   ) {
     this.defaults = { nowMs: state.nowMs, newId: options.newId ?? (() => `mem_${randomUUID()}`) };
     this.checkpointOnCloseBytes = options.checkpointOnCloseBytes ?? CHECKPOINT_ON_CLOSE_BYTES;
+    this.bm25Params = options.bm25;
   }
 
   /**
@@ -139,6 +151,115 @@ export class MemoryStore {
     });
     this.checkpointOffset = offset;
     return written;
+  }
+
+  /** Forgotten memories whose text the journal still holds: what the next compact() erases. */
+  get forgottenNotErased(): number {
+    return this.state.forgottenNotErased;
+  }
+
+  /**
+   * Erases forgotten memories: rewrites the journal with only what is live (each memory as one add,
+   * its other vectors as embeds, quarantine kept), drops the checkpoint that may hold older text,
+   * cleans the receipts, then reloads and checkpoints. Crash-safe: the new journal is written whole
+   * and fsync'd under another name, the old checkpoint is removed, and one rename makes the new
+   * journal current, so a kill at any point leaves the old journal or the new one, never a mix.
+   */
+  compact(): CompactReport {
+    const started = performance.now();
+    const journalPath = this.journal.filePath;
+    const before = this.journal.endOffset;
+    const { ids: forgottenIds, texts: forgottenTexts } = this.forgottenInJournal(journalPath, before);
+    const draft = `${journalPath}.compact`;
+    fs.rmSync(draft, { force: true });
+    this.writeLiveJournal(draft);
+    fs.rmSync(path.join(this.dataDir, "checkpoint"), { recursive: true, force: true });
+    syncDirectory(this.dataDir);
+    renameWithRetry(draft, journalPath);
+    syncDirectory(this.dataDir);
+    this.journal.close();
+    const state = new MemoryState(this.state.nowMs, this.bm25Params, undefined);
+    const { journal, report } = Journal.open(journalPath, (entry) => state.apply(entry));
+    this.state = state;
+    this.journal = journal;
+    this.replayReport = report;
+    this.checkpointOffset = 0;
+    this.openReport = { checkpointOffset: 0, checkpointReason: "the journal was compacted", openMs: this.openReport.openMs };
+    const receipts = this.audit.purge(forgottenIds, forgottenTexts);
+    // A cut-off tail kept aside may hold a forgotten memory too.
+    for (const name of fs.readdirSync(this.dataDir)) {
+      if (/^journal\.jsonl\.tail-\d+\.bad$/.test(name)) fs.rmSync(path.join(this.dataDir, name), { force: true });
+    }
+    this.checkpoint();
+    for (const listener of this.commitListeners) listener();
+    return { erased: forgottenIds.size, journal_bytes_before: before, journal_bytes_after: this.journal.endOffset, receipts, ms: Math.round(performance.now() - started) };
+  }
+
+  private forgottenInJournal(journalPath: string, end: number): { ids: Set<string>; texts: string[] } {
+    const ids = new Set<string>();
+    const texts: string[] = [];
+    for (let offset = 0; offset < end; ) {
+      const { entries, endOffset } = readEntriesFrom(journalPath, offset, 8 * 1024 * 1024);
+      if (endOffset === offset) break;
+      for (const entry of entries) {
+        const record = entry.op === "add" ? (entry.rec as MemoryRecord | undefined) : undefined;
+        if (record && typeof record.id === "string" && !this.get(record.id) && !ids.has(record.id)) {
+          ids.add(record.id);
+          if (typeof record.text === "string") texts.push(record.text);
+        }
+      }
+      offset = endOffset;
+    }
+    return { ids, texts };
+  }
+
+  private writeLiveJournal(draft: string): void {
+    const fd = fs.openSync(draft, "wx", 0o600);
+    try {
+      const pending: Buffer[] = [encodeLine({ op: "header", format: JOURNAL_FORMAT, version: JOURNAL_VERSION })];
+      let bytes = pending[0].length;
+      const flush = () => {
+        const chunk = Buffer.concat(pending.splice(0));
+        for (let written = 0; written < chunk.length; ) written += fs.writeSync(fd, chunk, written);
+        bytes = 0;
+      };
+      const push = (entry: JournalEntry) => {
+        const line = encodeLine(entry);
+        pending.push(line);
+        bytes += line.length;
+        if (bytes > 4 * 1024 * 1024) flush();
+      };
+      // Memories in their order, each with one of its vectors inline; a space is first used in the
+      // order the spaces were made (so the reloaded store lists them, newest last, as before), and the
+      // vectors that could not go inline follow as embeds, space by space in that same order.
+      const { records } = this.state;
+      const spaces = this.state.vectors.list();
+      const embeddingOf = (space: (typeof spaces)[number], doc: number): EmbeddingInput | undefined => {
+        const vector = space.contentHashByDoc.get(doc) === records[doc]?.content_hash ? space.index.vectorOf(doc) : undefined;
+        return vector ? { provider: space.provider, model: space.model, vector, modelDigest: space.modelDigest, configHash: space.configHash } : undefined;
+      };
+      let made = 0;
+      const inlined = spaces.map(() => new Set<number>());
+      for (let doc = 0; doc < records.length; doc++) {
+        const record = records[doc];
+        if (!record) continue;
+        let chosen = -1;
+        for (let i = 0; i < made && chosen < 0; i++) if (embeddingOf(spaces[i], doc)) chosen = i;
+        if (chosen < 0 && made < spaces.length && embeddingOf(spaces[made], doc)) chosen = made++;
+        if (chosen >= 0) inlined[chosen].add(doc);
+        push(encodeAdd(record, chosen >= 0 ? embeddingOf(spaces[chosen], doc) : undefined));
+      }
+      spaces.forEach((space, i) => {
+        for (let doc = 0; doc < records.length; doc++) {
+          const embedding = inlined[i].has(doc) ? undefined : embeddingOf(space, doc);
+          if (embedding) push(encodeEmbed(records[doc]!.id, records[doc]!.content_hash, embedding));
+        }
+      });
+      flush();
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   /** Validates and durably stores one record; re-adding an identical record is a no-op. */
@@ -278,6 +399,8 @@ export class MemoryStore {
         ...(this.replayReport.tornTailKeptAt
           ? { torn_tail: { kept_at: this.replayReport.tornTailKeptAt, cause: this.replayReport.tornTailDamaged ? "a damaged entry (checksum mismatch)" : "an append cut short (a crash)" } }
           : {}),
+        // Forgotten memories whose text the journal still holds: compaction erases them.
+        ...(state.forgottenNotErased > 0 ? { forgotten_not_erased: state.forgottenNotErased } : {}),
         // Vectors journalled before validation refused them; their memories are kept, lexical only.
         ...(state.unusableVectors.length > 0 ? { unusable_vectors: { count: state.unusableVectors.length, ids: state.unusableVectors.slice(0, 10) } } : {}),
       },

@@ -1,0 +1,150 @@
+// Issue 16, item 1: forgetting erases. Compaction rewrites the journal with only what is live, drops
+// the checkpoint that may hold older text and cleans the receipts: afterwards no byte of the data
+// directory holds a forgotten memory, everything else looks exactly as before, and a crash at any
+// file operation of the compaction leaves the old journal or the new one, whole.
+import fs from "node:fs";
+import path from "node:path";
+import type { MemoryStore } from "../../bridge/store/memory-store";
+import { parseSearchRequest } from "../../bridge/store/search-request";
+import { copyDataDir, observe, openAt, touchEarlier, writeHistory } from "../store/checkpoint-fixtures";
+import { tempDir } from "../store/helpers";
+
+const FILE_OPERATIONS = ["openSync", "writeSync", "fsyncSync", "closeSync", "renameSync", "rmSync", "mkdirSync", "unlinkSync", "writeFileSync"] as const;
+class SimulatedCrash extends Error {}
+
+function runWithCrashAt(crashAt: number, action: () => void): boolean {
+  let calls = 0;
+  const spies = FILE_OPERATIONS.map((name) => {
+    const original = fs[name] as (...args: unknown[]) => unknown;
+    return jest.spyOn(fs, name).mockImplementation(((...args: unknown[]) => {
+      if (calls++ === crashAt) throw new SimulatedCrash(`simulated crash at file operation ${crashAt} (${name})`);
+      return original.apply(fs, args);
+    }) as never);
+  });
+  try {
+    action();
+    return false;
+  } catch (error) {
+    if (!(error instanceof SimulatedCrash) && !(error instanceof Error && error.cause instanceof SimulatedCrash)) throw error;
+    return true;
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
+/**
+ * What a user sees, without the journal's entry count (compaction shrinks it on purpose), scores to
+ * 6 decimals: a compacted journal holds each vector as the index kept it (unit length, float32), so
+ * cosines can move in the 8th decimal.
+ */
+function seen(store: MemoryStore): unknown {
+  const { entries: _entries, ...rest } = observe(store) as Record<string, unknown>;
+  return JSON.parse(JSON.stringify(rest, (_key, value) => (typeof value === "number" && !Number.isInteger(value) ? Number(value.toFixed(6)) : value)));
+}
+
+/** Every file under `dir` whose bytes contain `needle`. */
+function filesHolding(dir: string, needle: string): string[] {
+  const found: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...filesHolding(full, needle));
+    else if (fs.readFileSync(full).includes(Buffer.from(needle, "utf8"))) found.push(path.relative(dir, full));
+  }
+  return found;
+}
+
+function storeWithHistory(): { dataDir: string; store: MemoryStore } {
+  const dataDir = tempDir("compact-");
+  const store = openAt(dataDir, { checkpointOnCloseBytes: Infinity });
+  writeHistory(store, 0, 120);
+  store.checkpoint();
+  writeHistory(store, 120, 200);
+  touchEarlier(store, 0, 120);
+  return { dataDir, store };
+}
+
+describe("compaction", () => {
+  it("keeps everything a user can observe, in this process and after a reopen, and shrinks the journal", () => {
+    const { dataDir, store } = storeWithHistory();
+    const expected = seen(store);
+    const forgotten = store.forgottenNotErased;
+    expect(forgotten).toBeGreaterThan(10);
+    expect(store.status()).toMatchObject({ journal: { forgotten_not_erased: forgotten } });
+    const report = store.compact();
+    expect(report.erased).toBe(forgotten);
+    expect(report.journal_bytes_after).toBeLessThan(report.journal_bytes_before);
+    expect(seen(store)).toEqual(expected);
+    expect((store.status().journal as Record<string, unknown>).forgotten_not_erased).toBeUndefined();
+    // New writes after a compaction go on as usual.
+    store.add({ id: "after", text: "written after the compaction", source_type: "user_message" });
+    const withAfter = seen(store);
+    store.close();
+    const reopened = openAt(dataDir, { checkpointOnCloseBytes: Infinity });
+    expect(seen(reopened)).toEqual(withAfter);
+    reopened.close();
+    const replayed = openAt(copyDataDir(dataDir, { withCheckpoint: false }));
+    expect(seen(replayed)).toEqual(withAfter);
+    replayed.close();
+  });
+
+  it("leaves no byte of a forgotten memory in the data directory: journal, checkpoint, receipts, kept tails", () => {
+    const dataDir = tempDir("erase-");
+    const store = openAt(dataDir, { checkpointOnCloseBytes: Infinity });
+    const secret = "my bank PIN is 4711, the zebra code";
+    store.add({ id: "secret", text: secret, source_type: "user_message", scope: "project:bank", embedding: { provider: "test", model: "m8", vector: [1, 2, 3, 4, 5, 6, 7, 8] } });
+    store.add({ id: "keep", text: "the umbrella is in the hallway", source_type: "user_message" });
+    // A receipt naming it, a receipt whose query is its text (searched where it is not visible, so the
+    // receipt does not name it), and a checkpoint holding it.
+    store.search(parseSearchRequest({ query: "bank PIN zebra" }));
+    store.search(parseSearchRequest({ query: secret, scope: "project:other" }));
+    store.search(parseSearchRequest({ query: "umbrella" }));
+    store.checkpoint();
+    store.forget("secret");
+    expect(filesHolding(dataDir, "4711").length).toBeGreaterThan(1);
+    const report = store.compact();
+    expect(report).toMatchObject({ erased: 1, receipts: { dropped: 1, masked: 1 } });
+    expect(filesHolding(dataDir, "4711")).toEqual([]);
+    expect(filesHolding(dataDir, "zebra")).toEqual([]);
+    // The rest is still there and found; the receipt that named only kept memories is kept.
+    expect(store.search(parseSearchRequest({ query: "umbrella" })).results.map((r) => r.id)).toEqual(["keep"]);
+    expect(fs.readFileSync(path.join(dataDir, "audit.jsonl"), "utf8")).toContain('"query":"umbrella"');
+    store.close();
+    expect(filesHolding(dataDir, "4711")).toEqual([]);
+  });
+
+  it("crashed at any file operation leaves the old journal or the new one, whole, and the same memories", () => {
+    const { dataDir, store } = storeWithHistory();
+    store.close();
+    const base = copyDataDir(dataDir);
+    const reference = openAt(copyDataDir(base), { checkpointOnCloseBytes: Infinity });
+    const expected = seen(reference);
+    reference.compact();
+    const compactedJournal = fs.readFileSync(path.join(reference.dataDir, "journal.jsonl"));
+    reference.close();
+    const oldJournal = fs.readFileSync(path.join(base, "journal.jsonl"));
+
+    const outcomes = new Set<string>();
+    let crashAt = 0;
+    for (;;) {
+      const attempt = copyDataDir(base);
+      const victim = openAt(attempt, { checkpointOnCloseBytes: Infinity });
+      const crashed = runWithCrashAt(crashAt, () => victim.compact());
+      if (!crashed) {
+        victim.close();
+        break;
+      }
+      // The process is gone: its lock goes with it; the disk is what it left.
+      const left = copyDataDir(attempt);
+      const journal = fs.readFileSync(path.join(left, "journal.jsonl"));
+      const which = journal.equals(oldJournal) ? "old" : journal.equals(compactedJournal) ? "new" : "mixed";
+      expect(which).not.toBe("mixed");
+      outcomes.add(which);
+      const reopened = openAt(left, { checkpointOnCloseBytes: Infinity });
+      expect(seen(reopened)).toEqual(expected);
+      reopened.close();
+      crashAt++;
+    }
+    expect(crashAt).toBeGreaterThan(8);
+    expect([...outcomes].sort()).toEqual(["new", "old"]);
+  });
+});
