@@ -41,6 +41,7 @@ const entries = [
   ["bench/ab-100k.ts", "dist/bench-ab.cjs", false],
   ["bench/peers-scale.ts", "dist/bench-peers-scale.cjs", false],
   ["bench/capture.ts", "dist/bench-capture.cjs", false],
+  ["bench/redact.ts", "dist/bench-redact.cjs", false],
   ["installer/main.ts", "dist/installer.cjs", false],
 ];
 

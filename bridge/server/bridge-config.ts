@@ -1,5 +1,5 @@
-// Bridge settings that live in the data directory (`bridge-config.json`, optional): where Chroma is
-// and which embedding provider the bridge uses (embedding-config.ts).
+// Bridge settings that live in the data directory (`bridge-config.json`, optional): where Chroma is,
+// which embedding provider the bridge uses (embedding-config.ts) and whether secrets are redacted at capture.
 // Validated at the edge; an unknown key or a bad value stops the bridge with the field named.
 import fs from "node:fs";
 import path from "node:path";
@@ -15,13 +15,21 @@ export type ChromaConfig =
   | { mode: "external"; url: string; headers?: Record<string, string>; tenant?: string; database?: string }
   | { mode: "off" };
 
+export interface PrivacyConfig {
+  /** Replace API keys, passwords, cards … with `[redacted: <kind>]` before anything is written (bridge/store/redact.ts). */
+  redactSecrets: boolean;
+}
+
 export interface BridgeConfig {
   chroma: ChromaConfig;
   embedding: EmbeddingConfig;
+  privacy: PrivacyConfig;
 }
 
+export const DEFAULT_PRIVACY: PrivacyConfig = { redactSecrets: true };
+
 export function defaultBridgeConfig(dataDir: string): BridgeConfig {
-  return { chroma: { mode: "embedded" }, embedding: defaultEmbeddingConfig(dataDir) };
+  return { chroma: { mode: "embedded" }, embedding: defaultEmbeddingConfig(dataDir), privacy: { ...DEFAULT_PRIVACY } };
 }
 
 export function loadBridgeConfig(dataDir: string): BridgeConfig {
@@ -40,11 +48,21 @@ export function loadBridgeConfig(dataDir: string): BridgeConfig {
 
 export function parseBridgeConfig(raw: unknown, source: string, dataDir: string): BridgeConfig {
   if (!isPlainObject(raw)) throw invalid(source, "config", "must be a JSON object");
-  onlyKeys(raw, ["chroma", "embedding"], source, "");
+  onlyKeys(raw, ["chroma", "embedding", "privacy"], source, "");
   return {
     chroma: raw.chroma === undefined ? { mode: "embedded" } : parseChroma(raw.chroma, source),
     embedding: parseEmbeddingConfig(raw.embedding, dataDir, source),
+    privacy: parsePrivacy(raw.privacy, source),
   };
+}
+
+function parsePrivacy(value: unknown, source: string): PrivacyConfig {
+  if (value === undefined) return { ...DEFAULT_PRIVACY };
+  if (!isPlainObject(value)) throw invalid(source, "privacy", "must be an object such as { \"redactSecrets\": true }");
+  onlyKeys(value, ["redactSecrets"], source, "privacy.");
+  if (value.redactSecrets === undefined) return { ...DEFAULT_PRIVACY };
+  if (typeof value.redactSecrets !== "boolean") throw invalid(source, "privacy.redactSecrets", `must be true or false (got ${describe(value.redactSecrets)})`);
+  return { redactSecrets: value.redactSecrets };
 }
 
 function parseChroma(value: unknown, source: string): ChromaConfig {

@@ -150,7 +150,7 @@ describe("the bridge", () => {
     fs.chmodSync(dataDir, 0o775);
     const bridge = await startBridge({
       dataDir,
-      config: { chroma: { mode: "off" }, embedding: { ...defaultEmbeddingConfig(dataDir), provider: "off" } },
+      config: { chroma: { mode: "off" }, embedding: { ...defaultEmbeddingConfig(dataDir), provider: "off" }, privacy: { redactSecrets: true } },
       version: "test",
       env: {},
     });
