@@ -125,6 +125,16 @@ export class ChromaSync {
     this.poke(0);
   }
 
+  /**
+   * After a compaction rewrote the journal: a replica that had everything (nothing pending, so every
+   * forget was applied) continues from the new journal's end; one that did not is rebuilt from the start.
+   */
+  rebase(newEndOffset: number, wasCaughtUp: boolean): void {
+    this.cursor = wasCaughtUp ? newEndOffset : 0;
+    this.persist();
+    this.poke(0);
+  }
+
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);

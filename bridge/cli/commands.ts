@@ -133,6 +133,21 @@ export async function lifecycleCommand(api: MemoryApi, verb: "forget" | "quarant
   }
   const result = await api.call<Record<string, unknown>>(verb, params);
   io.out(args.flags.has("json") ? JSON.stringify(result) + "\n" : `${Object.keys(result)[0]} ${id}\n`);
+  // forget --now: the text leaves every file at once instead of at the bridge's next quiet minute.
+  if (verb === "forget" && args.flags.has("now")) return purgeCommand(api, args, io);
+  return 0;
+}
+
+/** Erases forgotten memories from every file of the data directory now (the bridge also does it unasked). */
+export async function purgeCommand(api: MemoryApi, args: ParsedArgs, io: CliIo): Promise<number> {
+  const report = await api.call<{ erased: number; journal_bytes_before: number; journal_bytes_after: number; receipts: { dropped: number; masked: number }; replica: string }>("purge", {});
+  if (args.flags.has("json")) io.out(JSON.stringify(report) + "\n");
+  else {
+    io.out(
+      `erased ${report.erased} forgotten memor${report.erased === 1 ? "y" : "ies"} from the journal, checkpoint and receipts ` +
+        `(journal ${report.journal_bytes_before} -> ${report.journal_bytes_after} bytes; receipts ${report.receipts.dropped} dropped, ${report.receipts.masked} masked); replica ${report.replica}\n`,
+    );
+  }
   return 0;
 }
 

@@ -12,6 +12,7 @@ import {
   searchVectorCommand,
   statusCommand,
   type MemoryApi,
+  purgeCommand,
 } from "./commands";
 import { chatCommand } from "./chat";
 import { connectBridge } from "./connect";
@@ -28,7 +29,7 @@ const FLAGS = {
     "query-embedding", "idle-exit-ms", "owner-pid", "chroma-url", "model", "model-dir", "remote-host",
     "session", "base-url",
   ],
-  switches: ["json", "timeline", "help", "with-vectors", "no-chroma", "llm", "owner-pipe"],
+  switches: ["json", "timeline", "help", "with-vectors", "no-chroma", "llm", "owner-pipe", "now"],
 } as const;
 
 export const USAGE = `usage: dsh-dream [--data-dir DIR] <command> [options]
@@ -41,7 +42,9 @@ memory commands (they talk to the bridge for the data directory, starting one if
   search-vector --query-embedding FILE [--top-k N] [--scope S] [--json]   dense-only diagnostics
   receipt [--id RECEIPT_ID] [--json]    why the last search (or that one) returned what it did
   status [--json]
-  forget ID | quarantine ID --reason R | release ID
+  forget ID [--now] | quarantine ID --reason R | release ID
+  purge                                 erase forgotten memories from every file now (journal, checkpoint,
+                                        receipts, Chroma); the bridge also does it a minute or two after a forget
   export FILE.jsonl [--with-vectors]    every memory in the import format
   reembed [--json]                      follow re-embedding with the configured model (progress bar)
 
@@ -80,6 +83,7 @@ const MEMORY_COMMANDS: Record<string, MemoryCommand> = {
   quarantine: (api, args, io) => lifecycleCommand(api, "quarantine", args, io),
   release: (api, args, io) => lifecycleCommand(api, "release", args, io),
   reembed: reembedCommand,
+  purge: purgeCommand,
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

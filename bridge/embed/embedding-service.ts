@@ -86,6 +86,12 @@ export class EmbeddingService {
     }, 0);
   }
 
+  /** Scans from the first memory again: a compaction renumbered them (docs are dense afterwards). */
+  rescan(): void {
+    this.cursor = 0;
+    this.poke();
+  }
+
   /** The query's vector, or the reason dense recall cannot take part in this search. */
   async embedQuery(text: string): Promise<QueryVector> {
     if (this.state === "off") return { fallback: "runtime_missing" };

@@ -21,6 +21,7 @@ export const RPC_METHODS = [
   "export",
   "receipt",
   "reembed",
+  "purge",
   "shutdown",
 ] as const;
 export type RpcMethod = (typeof RPC_METHODS)[number];

@@ -2,7 +2,8 @@
 // transport (rpc-server.ts) knows nothing of memories; the store knows nothing of the wire.
 import { DreamError } from "../protocol/errors";
 import type { MemoryStore } from "../store/memory-store";
-import { describe, isPlainObject, validateEmbedding, validateScope } from "../store/records";
+import { describe, isPlainObject, LIMITS, validateEmbedding, validateScope } from "../store/records";
+import { redactSecrets } from "../store/redact";
 import type { ReceiptResponse } from "../store/receipts";
 import { parseSearchRequest, SEARCH_LIMITS } from "../store/search-request";
 import { RPC_LIMITS, type RpcMethod } from "../protocol/wire";
@@ -17,21 +18,57 @@ export interface ServiceHooks {
   embedQuery(text: string): Promise<QueryVector>;
   /** Starts (or reports) re-embedding; throws REEMBED_REFUSED with what to do when it may not run. */
   reembed(): Record<string, unknown>;
+  /** Erases forgotten memories from every file of the data directory now (journal, checkpoint, receipts, replica). */
+  purge(): Promise<Record<string, unknown>>;
 }
 
 // Receipt ids are "rcpt_" + a UUID; the bound only keeps a hostile id out of the NOT_FOUND message.
 const RECEIPT_ID_MAX_CHARS = 128;
 
-export function createBridgeService(store: MemoryStore, hooks: ServiceHooks): (method: RpcMethod, params: Record<string, unknown>) => Promise<unknown> {
+export interface ServiceOptions {
+  /** Replace secrets in what is written with `[redacted: <kind>]` (bridge-config.json privacy.redactSecrets). */
+  redactSecrets: boolean;
+}
+
+export function createBridgeService(store: MemoryStore, hooks: ServiceHooks, options: ServiceOptions = { redactSecrets: true }): (method: RpcMethod, params: Record<string, unknown>) => Promise<unknown> {
+  // Redactions since the bridge started, by kind: counts only, never a value.
+  const redacted: Record<string, number> = {};
+  /** Every write passes here before validation, so a secret never reaches the journal. */
+  const scrub = (input: unknown): { input: unknown; redactions: Record<string, number> } => {
+    if (!options.redactSecrets || !isPlainObject(input)) return { input, redactions: {} };
+    const redactions: Record<string, number> = {};
+    const clean = (text: unknown): unknown => {
+      if (typeof text !== "string") return text;
+      const outcome = redactSecrets(text);
+      for (const [kind, count] of Object.entries(outcome.redactions)) redactions[kind] = (redactions[kind] ?? 0) + (count ?? 0);
+      return outcome.text;
+    };
+    const out: Record<string, unknown> = { ...input, text: clean(input.text) };
+    if (Array.isArray(input.tags)) out.tags = input.tags.map(clean);
+    if (isPlainObject(input.metadata)) out.metadata = mapStrings(input.metadata, clean);
+    for (const [kind, count] of Object.entries(redactions)) redacted[kind] = (redacted[kind] ?? 0) + count;
+    return { input: out, redactions };
+  };
   const handlers: Record<RpcMethod, (params: Record<string, unknown>) => unknown> = {
-    add: (params) => store.add(params),
+    add: (params) => {
+      const { input, redactions } = scrub(params);
+      const result = store.add(input);
+      return Object.keys(redactions).length > 0 ? { ...result, redactions } : result;
+    },
     import: (params) => {
       const records = params.records;
       if (!Array.isArray(records)) throw new DreamError("INVALID_FIELD", "records must be an array of record objects", { field: "records" });
       if (records.length > RPC_LIMITS.maxImportRecords) {
         throw new DreamError("INPUT_TOO_LARGE", `records holds ${records.length} items; send at most ${RPC_LIMITS.maxImportRecords} per call`, { field: "records" });
       }
-      return store.importRecords(records);
+      const redactions: Record<string, number> = {};
+      const scrubbed = records.map((record) => {
+        const outcome = scrub(record);
+        for (const [kind, count] of Object.entries(outcome.redactions)) redactions[kind] = (redactions[kind] ?? 0) + count;
+        return outcome.input;
+      });
+      const report = store.importRecords(scrubbed);
+      return Object.keys(redactions).length > 0 ? { ...report, redactions } : report;
     },
     search: async (params) => {
       const request = parseSearchRequest(params);
@@ -44,6 +81,7 @@ export function createBridgeService(store: MemoryStore, hooks: ServiceHooks): (m
     },
     receipt: (params): ReceiptResponse => ({ receipt: store.receipts.require(optionalReceiptId(params.receipt_id)) }),
     reembed: () => hooks.reembed(),
+    purge: () => hooks.purge(),
     search_vector: (params) => {
       const embedding = validateEmbedding(params.query_embedding, "query_embedding");
       const topK = optionalInt(params.top_k, "top_k", 1, SEARCH_LIMITS.maxTopK) ?? SEARCH_LIMITS.defaultTopK;
@@ -61,7 +99,7 @@ export function createBridgeService(store: MemoryStore, hooks: ServiceHooks): (m
       return { quarantined: store.quarantine(requireId(params), params.reason) };
     },
     release: (params) => ({ released: store.release(requireId(params)) }),
-    status: async () => ({ ...store.status(), ...(await hooks.status()) }),
+    status: async () => ({ ...store.status(), ...(await hooks.status()), privacy: { redact_secrets: options.redactSecrets, redactions_since_start: { ...redacted } } }),
     export: (params) => {
       const after = optionalInt(params.after, "after", 0, Number.MAX_SAFE_INTEGER) ?? 0;
       const limit = optionalInt(params.limit, "limit", 1, RPC_LIMITS.maxExportPage) ?? RPC_LIMITS.maxExportPage;
@@ -104,4 +142,15 @@ function optionalInt(value: unknown, field: string, min: number, max: number): n
     throw new DreamError("INVALID_FIELD", `${field} must be an integer from ${min} to ${max} (got ${describe(value)})`, { field });
   }
   return value;
+}
+
+/** Metadata with `clean` applied to its string values; deeper than validation allows is left for validation to refuse. */
+function mapStrings(value: Record<string, unknown>, clean: (text: unknown) => unknown): Record<string, unknown> {
+  const walk = (item: unknown, depth: number): unknown => {
+    if (typeof item === "string") return clean(item);
+    if (depth > LIMITS.metadataDepth) return item;
+    if (Array.isArray(item)) return item.map((entry) => walk(entry, depth + 1));
+    return isPlainObject(item) ? Object.fromEntries(Object.entries(item).map(([key, entry]) => [key, walk(entry, depth + 1)])) : item;
+  };
+  return walk(value, 0) as Record<string, unknown>;
 }

@@ -30,6 +30,8 @@ export interface BridgeOptions {
   idleExitMs?: number;
   /** Exit once this process is gone (the host that started the bridge); undefined = no owner. */
   ownerPid?: number;
+  /** Housekeeping timing (checkpoints, erasing forgotten memories); the defaults suit a real bridge, tests shorten them. */
+  housekeeping?: { checkEveryMs?: number; quietMs?: number; eraseAfterMs?: number };
 }
 
 // A checkpoint rewrites every part (about 2 s at 100k memories), so it is taken only when the bridge
@@ -37,6 +39,10 @@ export interface BridgeOptions {
 const CHECKPOINT_CHECK_MS = 30_000;
 const CHECKPOINT_QUIET_MS = 10_000;
 const CHECKPOINT_AFTER_BYTES = 64 * 1024 * 1024;
+// Present while the embedded replica must be rebuilt because an erasure is under way (or was cut short).
+const REBUILD_MARKER = "chroma.rebuild";
+// How long a forgotten memory's text may stay in the files before the bridge erases it unasked.
+const ERASE_AFTER_MS = 60_000;
 const SHUTDOWN_DRAIN_MS = 5_000;
 // Polling, because a process cannot wait on a non-child on every platform; 0.5 s keeps the exit well
 // inside the 2 s an owner may expect, for one signal-0 syscall per tick.
@@ -74,19 +80,30 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   if (access.warning) log.error(access.warning);
   else log.info(`data directory owner-only: ${access.how}`);
   let replica: Replica | undefined;
+  let chromaDown: string | undefined;
   let embedder: EmbeddingService | undefined;
   let server: RpcServer | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let lastRequestMs = Date.now();
+  const quietMs = options.housekeeping?.quietMs ?? CHECKPOINT_QUIET_MS;
+  const eraseAfterMs = options.housekeeping?.eraseAfterMs ?? ERASE_AFTER_MS;
   const checkpointTimer = setInterval(() => {
-    if (Date.now() - lastRequestMs < CHECKPOINT_QUIET_MS || store.journalBytesSinceCheckpoint < CHECKPOINT_AFTER_BYTES) return;
+    // Forgotten memories are erased from every file at the first quiet moment a minute after the
+    // forget was seen: forget erases within about two minutes, without a purge request.
+    if (store.forgottenNotErased === 0) holesSinceMs = undefined;
+    else holesSinceMs ??= Date.now();
+    if (holesSinceMs !== undefined && Date.now() - holesSinceMs >= eraseAfterMs && Date.now() - lastRequestMs >= quietMs && !purging) {
+      void purge("automatic, after a forget").catch((error: unknown) => log.error(`erasing forgotten memories failed: ${(error as Error).message}`));
+      return;
+    }
+    if (Date.now() - lastRequestMs < quietMs || store.journalBytesSinceCheckpoint < CHECKPOINT_AFTER_BYTES) return;
     try {
       const taken = store.checkpoint();
       log.info(`checkpoint at journal offset ${taken.offset}`);
     } catch (error) {
       log.error(`checkpoint failed: ${(error as Error).message}`);
     }
-  }, CHECKPOINT_CHECK_MS);
+  }, options.housekeeping?.checkEveryMs ?? CHECKPOINT_CHECK_MS);
   checkpointTimer.unref();
   let ownerTimer: NodeJS.Timeout | undefined;
   let stopping: Promise<void> | undefined;
@@ -101,6 +118,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       clearInterval(ownerTimer);
       removeBridgeFile(options.dataDir, process.pid);
       await server?.close();
+      // An erasure under way finishes first: it may be restarting the replica.
+      await purging?.catch(() => undefined);
       await embedder?.stop();
       // Give the replica a moment to drain, but never hang a shutdown on a Chroma that is down:
       // whatever is left is in the journal and is replayed into Chroma on the next start.
@@ -113,6 +132,49 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     })();
     return stopping;
   };
+  // One erasure at a time; a request during one waits for it and gets its report.
+  let purging: Promise<Record<string, unknown>> | undefined;
+  let holesSinceMs: number | undefined;
+  const purge = (why: string): Promise<Record<string, unknown>> => {
+    if (purging) return purging;
+    const run = (async () => {
+        const embedded = options.config.chroma.mode === "embedded";
+        // Forgets must reach the replica before its history is rewritten.
+        if (replica) await drain(replica.sync, SHUTDOWN_DRAIN_MS);
+        const caughtUp = replica !== undefined && replica.sync.pendingBytes === 0;
+        if (embedded) {
+          // Chroma's SQLite keeps deleted rows in free pages: the embedded replica is rebuilt from
+          // scratch. The marker makes the next start finish that if this erasure is cut short.
+          fs.writeFileSync(path.join(options.dataDir, REBUILD_MARKER), `${why}\n`);
+          replica?.sync.stop();
+          await replica?.chroma?.stop();
+          replica = undefined;
+        }
+        const report = store.compact();
+        let replicaNote: string;
+        if (embedded) {
+          const restarted = await startReplica(options, store, log);
+          replica = restarted.replica;
+          chromaDown = restarted.down;
+          replicaNote = replica ? "rebuilt from the compacted journal" : `not running: ${chromaDown}`;
+        } else if (replica) {
+          replica.sync.rebase(store.journalEndOffset, caughtUp);
+          replicaNote = caughtUp ? "forgotten rows deleted; continuing" : "resyncing from the start";
+        } else {
+          replicaNote = "off";
+        }
+        embedder?.rescan();
+        holesSinceMs = undefined;
+        log.info(`erased ${report.erased} forgotten memories (${why}): journal ${report.journal_bytes_before} -> ${report.journal_bytes_after} bytes, ${report.receipts.dropped} receipts dropped, ${report.receipts.masked} masked; replica ${replicaNote}`);
+        return { ...report, replica: replicaNote };
+    })();
+    purging = run;
+    void run.then(
+      () => (purging = undefined),
+      () => (purging = undefined),
+    );
+    return run;
+  };
   const touch = () => {
     lastRequestMs = Date.now();
     if (options.idleExitMs === undefined) return;
@@ -124,7 +186,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     const token = loadOrCreateToken(options.dataDir);
     const started = await startReplica(options, store, log);
     replica = started.replica;
-    const chromaDown = started.down;
+    chromaDown = started.down;
     embedder = new EmbeddingService(store, createProvider(options.config.embedding, options.env), options.config.embedding, {
       log: (message) => log.info(message),
       spaceDropped: (binding) => void dropCollection(replica, binding, log),
@@ -132,12 +194,11 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     store.onCommit(() => embedder?.poke());
     await embedder.start();
     const service = embedder;
-    const replicaNow = replica;
     // Every receipt says how far the configured embedder has come, also when recall fell back to FTS.
     store.setReceiptNotes(() => {
       const { state, coverage } = service.status();
       return {
-        persistence: replicaNow ? { chroma: replicaNow.mode, ...summarise(replicaNow.sync) } : chromaDown ? { chroma: "embedded", replica: "unavailable" } : { chroma: "off" },
+        persistence: replica ? { chroma: replica.mode, ...summarise(replica.sync) } : chromaDown ? { chroma: "embedded", replica: "unavailable" } : { chroma: "off" },
         embedder: { state, coverage },
       };
     });
@@ -155,7 +216,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
         embedding: service.status(),
       }),
       shutdown: () => setImmediate(() => void stop("shutdown requested")),
-    });
+      purge: () => purge("requested"),
+    }, { redactSecrets: options.config.privacy.redactSecrets });
     server = await startRpcServer({
       token,
       handle: (method, params) => {
@@ -199,6 +261,15 @@ async function startReplica(options: BridgeOptions, store: MemoryStore, log: Bri
   let collections: ChromaCollections;
   let url: string;
   if (chromaConfig.mode === "embedded") {
+    // An erasure that was cut short (kill -9, power loss) left the old replica, which may still hold
+    // what was forgotten: it is rebuilt from the journal, as the erasure would have done.
+    const marker = path.join(options.dataDir, REBUILD_MARKER);
+    if (fs.existsSync(marker)) {
+      fs.rmSync(path.join(options.dataDir, "chroma"), { recursive: true, force: true });
+      fs.rmSync(path.join(options.dataDir, "chroma-sync.json"), { force: true });
+      fs.rmSync(marker, { force: true });
+      log.info("rebuilding the Chroma replica: an erasure of forgotten memories was cut short");
+    }
     try {
       chroma = await EmbeddedChroma.start({ dataDir: path.join(options.dataDir, "chroma") });
     } catch (error) {

@@ -100,16 +100,16 @@ describe("compaction", () => {
     store.search(parseSearchRequest({ query: "umbrella" }));
     store.checkpoint();
     store.forget("secret");
-    expect(filesHolding(dataDir, "4711").length).toBeGreaterThan(1);
+    expect(filesHolding(dataDir, "PIN is 4711").length).toBeGreaterThan(1);
     const report = store.compact();
     expect(report).toMatchObject({ erased: 1, receipts: { dropped: 1, masked: 1 } });
-    expect(filesHolding(dataDir, "4711")).toEqual([]);
-    expect(filesHolding(dataDir, "zebra")).toEqual([]);
+    expect(filesHolding(dataDir, "PIN is 4711")).toEqual([]);
+    expect(filesHolding(dataDir, "zebra code")).toEqual([]);
     // The rest is still there and found; the receipt that named only kept memories is kept.
     expect(store.search(parseSearchRequest({ query: "umbrella" })).results.map((r) => r.id)).toEqual(["keep"]);
     expect(fs.readFileSync(path.join(dataDir, "audit.jsonl"), "utf8")).toContain('"query":"umbrella"');
     store.close();
-    expect(filesHolding(dataDir, "4711")).toEqual([]);
+    expect(filesHolding(dataDir, "PIN is 4711")).toEqual([]);
   });
 
   it("crashed at any file operation leaves the old journal or the new one, whole, and the same memories", () => {
