@@ -4,6 +4,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { HIGHLIGHT_TAG } from "../capture/turn-records";
 import { defineMemoryTool, requireText, sessionOf, TOOL_TIMEOUT_MS, type ToolDeps } from "./tool-kit";
 import type { ToolDefinition } from "../host-types";
+import { redactSecrets } from "../../bridge/store/redact";
 
 const FACT_CHARS = 4_000;
 
@@ -19,10 +20,11 @@ export function holoRememberTool(deps: ToolDeps): ToolDefinition {
       const fact = requireText(args, "fact", FACT_CHARS);
       const sessionId = sessionOf(exec);
       const turn = sessionId === undefined ? undefined : deps.markHighlight(sessionId);
-      // Derived from (session, turn, text) so a retried call stores the fact once.
+      // Derived from (session, turn, text) so a retried call stores the fact once; from the text as the
+      // bridge stores it (secrets redacted), since 48 bits of hash over "my PIN is 4821" is a lookup away.
       const id =
         sessionId !== undefined && turn !== undefined
-          ? `fact:${sessionId}:${turn}:${createHash("sha256").update(fact).digest("hex").slice(0, 12)}`
+          ? `fact:${sessionId}:${turn}:${createHash("sha256").update(redactSecrets(fact).text).digest("hex").slice(0, 12)}`
           : `fact:${randomUUID()}`;
       const record: Record<string, unknown> = {
         id,
