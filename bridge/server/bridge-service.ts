@@ -71,7 +71,9 @@ export function createBridgeService(store: MemoryStore, hooks: ServiceHooks, opt
       return Object.keys(redactions).length > 0 ? { ...report, redactions } : report;
     },
     search: async (params) => {
-      const request = parseSearchRequest(params);
+      // The query is the user's message, and its receipt is written to audit.jsonl: redacted like a write
+      // (stored memories hold only the redacted form, so nothing findable is lost).
+      const request = parseSearchRequest(options.redactSecrets && typeof params.query === "string" ? { ...params, query: redactSecrets(params.query).text } : params);
       if (!request.queryEmbedding) {
         const query = await hooks.embedQuery(request.query);
         if (query.embedding) request.queryEmbedding = query.embedding;

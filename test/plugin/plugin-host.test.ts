@@ -5,10 +5,22 @@ import fs from "node:fs";
 import path from "node:path";
 import { ChromaCollections } from "../../bridge/chroma/chroma-collections";
 import { writeTinyModel } from "../embed/tiny-model";
+import { generateFakeSecrets } from "../fixtures/fake-secrets";
 import { recallMessage, type DshHost } from "./dsh-host-driver";
 import { bridgeClient, bridgeRecords, closePluginHome, newPluginHome, waitFor, type ExportedRecord, type PluginHome } from "./plugin-helpers";
 
 const MODEL = "dream-test/tiny-bert-32";
+
+/** Every file under `dir` whose bytes contain `needle`. */
+function filesHolding(dir: string, needle: string): string[] {
+  const found: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...filesHolding(full, needle));
+    else if (entry.isFile() && fs.readFileSync(full).includes(Buffer.from(needle, "utf8"))) found.push(full);
+  }
+  return found;
+}
 
 describe("the plugin in the real DSH agent loop", () => {
   let home: PluginHome;
@@ -123,6 +135,25 @@ describe("the plugin in the real DSH agent loop", () => {
     ]);
     expect(records[2]!.text).toBe("记住了，钥匙在鞋柜里。");
     expect(records[1]!.metadata).toMatchObject({ capture: "highlight", tools: ["holo_remember"] });
+  });
+
+  it("stores no secret from a captured conversation: every kind, in the user's words and the reply, redacted before the disk", async () => {
+    await host.boot(config());
+    await host.createAgent("s-secrets");
+    // One fake secret of each kind the redactor knows (real formats, generated), half in Chinese sentences.
+    const cases = generateFakeSecrets(16, 1);
+    for (let i = 0; i < cases.length; i += 2) {
+      await host.turn("s-secrets", cases[i]!.text, [{ text: cases[i + 1]?.text ?? "好的。" }]);
+    }
+    const client = await bridgeClient(dataDir);
+    const records = await waitFor(() => bridgeRecords(client), (r) => r.length === Math.ceil(cases.length / 2) * 2);
+    expect(records.filter((r) => r.text.includes("[redacted: ")).length).toBe(records.length - (cases.length % 2));
+    await waitFor(
+      () => client.call<Record<string, any>>("status", {}),
+      (s) => s.chroma.pending_bytes === 0 && s.embedding.coverage.current_vectors === records.length,
+    );
+    const leaked = cases.flatMap((c) => c.values.filter((value) => value.length >= 6 && filesHolding(dataDir, value).length > 0).map((value) => `${c.kind}: ${value.slice(0, 4)}… in ${filesHolding(dataDir, value).map((f) => path.relative(dataDir, f)).join(", ")}`));
+    expect(leaked).toEqual([]);
   });
 
   it("captures a turn that ends in an error, and never a sub-agent's turn", async () => {
