@@ -13,6 +13,7 @@ import { formatSearch } from "./format";
 import type { CliIo } from "./io";
 import { readJson, readLines } from "./input-files";
 import { renameWithRetry } from "../store/fs-retry";
+import { isoTime } from "../protocol/time";
 
 const IMPORT_BATCH = 5000;
 
@@ -125,6 +126,7 @@ export async function statusCommand(api: MemoryApi, args: ParsedArgs, io: CliIo)
 }
 
 export async function lifecycleCommand(api: MemoryApi, verb: "forget" | "quarantine" | "release", args: ParsedArgs, io: CliIo): Promise<number> {
+  if (verb === "forget" && ["session", "scope", "matching"].some((flag) => flagString(args, flag) !== undefined)) return forgetMatchingCommand(api, args, io);
   const id = requirePositional(args, 0, `${verb} ID`);
   const params: Record<string, unknown> = { id };
   if (verb === "quarantine") {
@@ -135,6 +137,36 @@ export async function lifecycleCommand(api: MemoryApi, verb: "forget" | "quarant
   io.out(args.flags.has("json") ? JSON.stringify(result) + "\n" : `${Object.keys(result)[0]} ${id}\n`);
   // forget --now: the text leaves every file at once instead of at the bridge's next quiet minute.
   if (verb === "forget" && args.flags.has("now")) return purgeCommand(api, args, io);
+  return 0;
+}
+
+/**
+ * `forget --session S | --scope P | --matching TEXT`: shows what would go; `--yes` forgets it (and
+ * `--now` erases it from every file at once).
+ */
+async function forgetMatchingCommand(api: MemoryApi, args: ParsedArgs, io: CliIo): Promise<number> {
+  if (args.positionals.length > 0) throw new DreamError("BAD_ARGUMENTS", "forget takes an ID or --session/--scope/--matching, not both");
+  const params: Record<string, unknown> = { apply: args.flags.has("yes") };
+  const session = flagString(args, "session");
+  const scope = flagString(args, "scope");
+  const matching = flagString(args, "matching");
+  if (session !== undefined) params.session_id = session;
+  if (scope !== undefined) params.scope = scope;
+  if (matching !== undefined) params.text_contains = matching;
+  const result = await api.call<{ applied: boolean; count: number; memories: Array<{ id: string; timestamp_ms: number; source_type: string; text: string }> }>("forget_matching", params);
+  if (args.flags.has("json")) io.out(JSON.stringify(result) + "\n");
+  else {
+    for (const memory of result.memories) io.out(`  ${memory.id}  ${isoTime(memory.timestamp_ms)}  ${memory.text.replace(/\s+/g, " ")}\n`);
+    if (result.count > result.memories.length) io.out(`  … and ${result.count - result.memories.length} more\n`);
+    io.out(
+      result.applied
+        ? `forgot ${result.count} memor${result.count === 1 ? "y" : "ies"}\n`
+        : result.count === 0
+          ? "no memory matches; nothing was changed\n"
+          : `${result.count} memor${result.count === 1 ? "y" : "ies"} would be forgotten; nothing was changed: run again with --yes to forget ${result.count === 1 ? "it" : "them"}\n`,
+    );
+  }
+  if (result.applied && args.flags.has("now")) return purgeCommand(api, args, io);
   return 0;
 }
 

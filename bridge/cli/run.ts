@@ -27,9 +27,9 @@ const FLAGS = {
   values: [
     "data-dir", "top-k", "scope", "batch", "text", "source-type", "timestamp-ms", "id", "session-id", "turn", "reason",
     "query-embedding", "idle-exit-ms", "owner-pid", "chroma-url", "model", "model-dir", "remote-host",
-    "session", "base-url",
+    "session", "base-url", "matching",
   ],
-  switches: ["json", "timeline", "help", "with-vectors", "no-chroma", "llm", "owner-pipe", "now"],
+  switches: ["json", "timeline", "help", "with-vectors", "no-chroma", "llm", "owner-pipe", "now", "yes"],
 } as const;
 
 export const USAGE = `usage: dsh-dream [--data-dir DIR] <command> [options]
@@ -43,6 +43,9 @@ memory commands (they talk to the bridge for the data directory, starting one if
   receipt [--id RECEIPT_ID] [--json]    why the last search (or that one) returned what it did
   status [--json]
   forget ID [--now] | quarantine ID --reason R | release ID
+  forget --session S | --scope P | --matching TEXT [--yes] [--now]
+                                        shows the memories of a session, a scope or containing TEXT;
+                                        --yes forgets them
   purge                                 erase forgotten memories from every file now (journal, checkpoint,
                                         receipts, Chroma); the bridge also does it a minute or two after a forget
   export FILE.jsonl [--with-vectors]    every memory in the import format

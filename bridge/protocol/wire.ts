@@ -15,6 +15,7 @@ export const RPC_METHODS = [
   "search_vector",
   "get",
   "forget",
+  "forget_matching",
   "quarantine",
   "release",
   "status",

@@ -24,6 +24,9 @@ export interface ServiceHooks {
 
 // Receipt ids are "rcpt_" + a UUID; the bound only keeps a hostile id out of the NOT_FOUND message.
 const RECEIPT_ID_MAX_CHARS = 128;
+// A forget_matching answer lists at most this many memories, each cut to this many characters.
+const PREVIEW_MAX = 200;
+const PREVIEW_CHARS = 160;
 
 export interface ServiceOptions {
   /** Replace secrets in what is written with `[redacted: <kind>]` (bridge-config.json privacy.redactSecrets). */
@@ -96,6 +99,28 @@ export function createBridgeService(store: MemoryStore, hooks: ServiceHooks, opt
       return { record };
     },
     forget: (params) => ({ forgotten: store.forget(requireId(params)) }),
+    forget_matching: (params) => {
+      const text = (value: unknown, field: string, max: number): string | undefined => {
+        if (value === undefined) return undefined;
+        if (typeof value !== "string" || value.length > max) throw new DreamError("INVALID_FIELD", `${field} must be a string of at most ${max} characters`, { field });
+        return value;
+      };
+      if (params.apply !== undefined && typeof params.apply !== "boolean") throw new DreamError("INVALID_FIELD", "apply must be true or false", { field: "apply" });
+      const matched = store.forgetMatching(
+        {
+          sessionId: text(params.session_id, "session_id", LIMITS.idChars),
+          scope: params.scope === undefined ? undefined : validateScope(params.scope),
+          textContains: text(params.text_contains, "text_contains", SEARCH_LIMITS.queryChars),
+        },
+        params.apply === true,
+      );
+      // The preview says what would go; the text is cut short, the full memory stays one `get` away.
+      return {
+        applied: params.apply === true && matched.length > 0,
+        count: matched.length,
+        memories: matched.slice(0, PREVIEW_MAX).map((r) => ({ id: r.id, timestamp_ms: r.timestamp_ms, source_type: r.source_type, text: r.text.length > PREVIEW_CHARS ? `${r.text.slice(0, PREVIEW_CHARS)}…` : r.text })),
+      };
+    },
     quarantine: (params) => {
       if (typeof params.reason !== "string") throw new DreamError("MISSING_FIELD", "reason is required", { field: "reason" });
       return { quarantined: store.quarantine(requireId(params), params.reason) };

@@ -39,6 +39,12 @@ interface OpenReport {
 
 export type AddStatus = "added" | "unchanged";
 
+export interface ForgetFilter {
+  sessionId?: string;
+  scope?: string;
+  textContains?: string;
+}
+
 export interface CompactReport {
   /** Memories whose text was erased from the journal, the checkpoint and the receipts. */
   erased: number;
@@ -302,6 +308,30 @@ export class MemoryStore {
     const record = this.require(id);
     this.commit([{ op: "forget", id, at_ms: this.defaults.nowMs() }]);
     return record;
+  }
+
+  /**
+   * The live memories of a session, of a scope (exactly that scope), or whose text contains a phrase
+   * (case-insensitive), all given conditions together; with `apply` they are forgotten in one fsync'd
+   * write, without it nothing changes (the preview).
+   */
+  forgetMatching(filter: ForgetFilter, apply: boolean): MemoryRecord[] {
+    const phrase = filter.textContains?.toLocaleLowerCase();
+    if (filter.sessionId === undefined && filter.scope === undefined && (phrase === undefined || phrase.trim() === "")) {
+      throw new DreamError("MISSING_FIELD", "say which memories to forget: session_id, scope or text_contains", { field: "session_id" });
+    }
+    const matched = this.state.records.filter(
+      (record): record is MemoryRecord =>
+        record !== undefined &&
+        (filter.sessionId === undefined || record.session_id === filter.sessionId) &&
+        (filter.scope === undefined || record.scope === filter.scope) &&
+        (phrase === undefined || record.text.toLocaleLowerCase().includes(phrase)),
+    );
+    if (apply && matched.length > 0) {
+      const atMs = this.defaults.nowMs();
+      this.commit(matched.map((record) => ({ op: "forget", id: record.id, at_ms: atMs })));
+    }
+    return matched;
   }
 
   quarantine(id: string, reason: string): MemoryRecord {
