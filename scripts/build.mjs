@@ -42,6 +42,7 @@ const entries = [
   ["bench/peers-scale.ts", "dist/bench-peers-scale.cjs", false],
   ["bench/capture.ts", "dist/bench-capture.cjs", false],
   ["bench/redact.ts", "dist/bench-redact.cjs", false],
+  ["bench/compact.ts", "dist/bench-compact.cjs", false],
   ["installer/main.ts", "dist/installer.cjs", false],
 ];
 

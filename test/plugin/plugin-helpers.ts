@@ -5,6 +5,7 @@ import path from "node:path";
 import { BridgeClient } from "../../bridge/client/bridge-client";
 import { stopBridge } from "../../bridge/client/bridge-launcher";
 import { exportPages, type ExportedRecord } from "../../bridge/client/export-pages";
+import { isProcessAlive, LOCK_FILE, lockOwner } from "../../bridge/store/lock";
 import { tempDir } from "../store/helpers";
 import { DshHost } from "./dsh-host-driver";
 
@@ -24,8 +25,16 @@ export function newPluginHome(env: Record<string, string> = {}): PluginHome {
 /** Kills the host if it is still running and stops any bridge left in its data directory. */
 export async function closePluginHome(home: PluginHome | undefined): Promise<void> {
   if (!home) return;
+  // The bridge the plugin owns stops by itself once the host is gone (its stdin pipe closes), and may
+  // already have removed its bridge file while it still checkpoints and stops Chroma: wait for its
+  // process, named by the lock it holds, so that nothing writes the folder when the test removes it.
+  const owner = lockOwner(path.join(home.dataDir, LOCK_FILE));
   home.host.kill();
   await stopPluginBridge(home.dataDir);
+  if (owner !== undefined) {
+    const deadline = Date.now() + 30_000;
+    while (isProcessAlive(owner) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 export type { ExportedRecord };
