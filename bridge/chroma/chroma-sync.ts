@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { isLineStart, readEntriesFrom, type JournalEntry } from "../store/journal";
 import { decodeEntry, type StoreChange } from "../store/journal-entries";
+import type { MemoryStore } from "../store/memory-store";
 import type { EmbeddingInput, MemoryRecord } from "../store/records";
 import { isRowRefusal, type ChromaCollections } from "./chroma-collections";
 import { renameWithRetry } from "../store/fs-retry";
@@ -23,6 +24,19 @@ export interface SyncSource {
   readonly journalEndOffset: number;
   /** The record as it is now, with its vectors (one per embedding space), or undefined once forgotten. */
   currentRecord(id: string): { record: MemoryRecord; embeddings: EmbeddingInput[] } | undefined;
+}
+
+/** The store seen as a sync source: its journal, how far it is acknowledged, and each memory as it is now. */
+export function storeSyncSource(store: MemoryStore): SyncSource {
+  return {
+    get journalPath() {
+      return store.journalPath;
+    },
+    get journalEndOffset() {
+      return store.journalEndOffset;
+    },
+    currentRecord: (id: string) => store.currentWithVectors(id),
+  };
 }
 
 export interface SyncStatus {

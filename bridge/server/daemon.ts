@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ChromaCollections } from "../chroma/chroma-collections";
 import { EmbeddedChroma } from "../chroma/chroma-process";
-import { ChromaSync } from "../chroma/chroma-sync";
+import { ChromaSync, storeSyncSource } from "../chroma/chroma-sync";
 import { PROTOCOL_VERSION } from "../protocol/wire";
 import { createProvider } from "../embed/create-provider";
 import { EmbeddingService } from "../embed/embedding-service";
@@ -73,8 +73,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     log.error(startFailure(error));
     throw error;
   }
-  const tail = (store.status().journal as { torn_tail_bytes: number; torn_tail?: { kept_at: string; cause: string } });
-  if (tail.torn_tail) log.error(`the journal's last ${tail.torn_tail_bytes} bytes were cut off (${tail.torn_tail.cause}); they are kept at ${tail.torn_tail.kept_at}`);
+  const tail = store.tornTail;
+  if (tail) log.error(`the journal's last ${tail.bytes} bytes were cut off (${tail.cause}); they are kept at ${tail.keptAt}`);
   // After open, which creates the directory; a folder that stays readable by others is logged, not fatal.
   const access = protectDataDir(path.resolve(options.dataDir), { env: options.env });
   if (access.warning) log.error(access.warning);
@@ -286,7 +286,7 @@ async function startReplica(options: BridgeOptions, store: MemoryStore, log: Bri
     collections = new ChromaCollections({ url, headers: chromaConfig.headers, tenant: chromaConfig.tenant, database: chromaConfig.database });
   }
   const target = chromaConfig.mode === "embedded" ? "embedded" : `external:${chromaConfig.url}/${chromaConfig.tenant ?? ""}/${chromaConfig.database ?? ""}`;
-  const sync = new ChromaSync(syncSource(store), collections, path.join(options.dataDir, "chroma-sync.json"), target);
+  const sync = new ChromaSync(storeSyncSource(store), collections, path.join(options.dataDir, "chroma-sync.json"), target);
   store.onCommit(() => sync.poke());
   sync.poke();
   void verifyReplica(store, collections, sync, log);
@@ -333,18 +333,6 @@ async function verifyReplica(store: MemoryStore, collections: ChromaCollections,
     // Chroma unreachable: the sync keeps retrying on its own; the check runs again at the next start.
     log.error(`replica check failed: ${(error as Error).message}`);
   }
-}
-
-function syncSource(store: MemoryStore) {
-  return {
-    get journalPath() {
-      return store.journalPath;
-    },
-    get journalEndOffset() {
-      return store.journalEndOffset;
-    },
-    currentRecord: (id: string) => store.currentWithVectors(id),
-  };
 }
 
 function summarise(sync: ChromaSync): { replica: "in sync" | "catching up" | "unavailable"; pending_bytes: number } {

@@ -159,6 +159,13 @@ export class MemoryStore {
     return written;
   }
 
+  /** The journal tail the last open cut off, where it was kept and why it was cut; undefined when none was. */
+  get tornTail(): { bytes: number; keptAt: string; cause: string } | undefined {
+    const { tornTailBytes: bytes, tornTailKeptAt: keptAt, tornTailDamaged } = this.replayReport;
+    if (keptAt === undefined) return undefined;
+    return { bytes, keptAt, cause: tornTailDamaged ? "a damaged entry (checksum mismatch)" : "an append cut short (a crash)" };
+  }
+
   /** Forgotten memories whose text the journal still holds: what the next compact() erases. */
   get forgottenNotErased(): number {
     return this.state.forgottenNotErased;
@@ -426,9 +433,7 @@ export class MemoryStore {
         entries: state.entries,
         entries_replayed: this.replayReport.entries,
         torn_tail_bytes: this.replayReport.tornTailBytes,
-        ...(this.replayReport.tornTailKeptAt
-          ? { torn_tail: { kept_at: this.replayReport.tornTailKeptAt, cause: this.replayReport.tornTailDamaged ? "a damaged entry (checksum mismatch)" : "an append cut short (a crash)" } }
-          : {}),
+        ...(this.tornTail ? { torn_tail: { kept_at: this.tornTail.keptAt, cause: this.tornTail.cause } } : {}),
         // Forgotten memories whose text the journal still holds: compaction erases them.
         ...(state.forgottenNotErased > 0 ? { forgotten_not_erased: state.forgottenNotErased } : {}),
         // Vectors journalled before validation refused them; their memories are kept, lexical only.

@@ -3,12 +3,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { buildSync } from "esbuild";
 import { attachBridge, launchOrAttachBridge, stopBridge, type LaunchOptions } from "../../bridge/client/bridge-launcher";
 import { isProcessAlive } from "../../bridge/store/lock";
 import { serveBridge } from "../bridge/bridge-process";
 import { CLI } from "../cli/run-cli";
 import { tempDir } from "../store/helpers";
+import { bundleScript } from "../bundle-script";
 
 const dataDirs: string[] = [];
 const owners: ChildProcess[] = [];
@@ -79,26 +79,14 @@ describe("launchOrAttachBridge", () => {
   it("ends an owned bridge when the process that started it dies, even if the owner pid it was given lives on", async () => {
     const dataDir = newDataDir();
     const work = tempDir("launcher-host-");
-    const host = path.join(work, "host.cjs");
     // A host that launches the bridge in-process (as the DSH plugin does), then is killed with SIGKILL.
-    buildSync({
-      stdin: {
-        contents: `
+    const host = bundleScript(work, "host.cjs", `
           const { launchOrAttachBridge } = require(${JSON.stringify(path.resolve(__dirname, "../../bridge/client/bridge-launcher.ts"))});
           const [dataDir, cliPath, ownerPid] = process.argv.slice(2);
           launchOrAttachBridge({ dataDir, cliPath, env: process.env, ownerPid: Number(ownerPid) }).then(({ started }) => {
             process.stdout.write(String(started.pid) + "\\n");
             setInterval(() => {}, 1000);
-          });`,
-        resolveDir: work,
-        loader: "js",
-      },
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      outfile: host,
-      logLevel: "silent",
-    });
+          });`);
     // Standing in for a pid that Windows reused: alive for the whole test, so only the pipe can tell.
     const reused = spawnOwner();
     const hostProcess = spawn(process.execPath, [host, dataDir, CLI, String(reused.pid)], { stdio: ["ignore", "pipe", "inherit"] });

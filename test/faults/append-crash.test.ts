@@ -6,11 +6,11 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { buildSync } from "esbuild";
 import { encodeLine } from "../../bridge/store/journal";
 import { encodeAdd } from "../../bridge/store/journal-entries";
 import type { MemoryRecord } from "../../bridge/store/records";
 import { openStore, tempDir } from "../store/helpers";
+import { bundleScript } from "../bundle-script";
 
 const record = (id: string): MemoryRecord => ({ id, text: `memory ${id} 记忆`, source_type: "user_message", timestamp_ms: 1_750_000_000_000, scope: "global", metadata: {}, content_hash: `h-${id}` });
 
@@ -54,11 +54,8 @@ describe("SIGKILL while appending", () => {
   it(`loses no acknowledged write over ${KILLS} kills at random moments`, async () => {
     const work = tempDir("append-kill-");
     const dataDir = path.join(work, "data");
-    const script = path.join(work, "writer.cjs");
     // The real store, bundled: it adds records forever and prints each id once add() has returned.
-    buildSync({
-      stdin: {
-        contents: `
+    const script = bundleScript(work, "writer.cjs", `
           const { MemoryStore } = require(${JSON.stringify(path.resolve(__dirname, "../../bridge/store/memory-store.ts"))});
           const [dataDir, prefix] = process.argv.slice(2);
           const store = MemoryStore.open({ dataDir });
@@ -66,16 +63,7 @@ describe("SIGKILL while appending", () => {
             const batch = Array.from({ length: 1 + (i % 4) }, (_, j) => ({ id: prefix + "-" + i + "-" + j, text: "kill test " + i + " " + j, source_type: "user_message", embedding: { provider: "t", model: "m", vector: [1, i + 1] } }));
             if (batch.length === 1) store.add(batch[0]); else store.importRecords(batch);
             require("node:fs").writeSync(1, batch.map((r) => r.id).join("\\n") + "\\n");
-          }`,
-        resolveDir: work,
-        loader: "js",
-      },
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      outfile: script,
-      logLevel: "silent",
-    });
+          }`);
     const acknowledged: string[] = [];
     for (let kill = 0; kill < KILLS; kill++) {
       const child = spawn(process.execPath, [script, dataDir, `k${kill}`], { stdio: ["ignore", "pipe", "inherit"] });

@@ -5,7 +5,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { formatSearch } from "../../bridge/cli/format";
+import type { DreamError } from "../../bridge/protocol/errors";
 import { isoTime } from "../../bridge/protocol/time";
+import { httpStatusFor } from "../../bridge/protocol/wire";
+import { createBridgeService } from "../../bridge/server/bridge-service";
 import { encodeLine } from "../../bridge/store/journal";
 import { encodeAdd } from "../../bridge/store/journal-entries";
 import type { MemoryRecord } from "../../bridge/store/records";
@@ -55,10 +58,21 @@ describe("input that could poison replay is refused before the journal", () => {
     store.close();
   });
 
-  it("refuses metadata nested deeper than 32 levels with a 4xx code, not an internal error", () => {
+  it("refuses metadata nested deeper than 32 levels with a 4xx code, not an internal error", async () => {
     let deep: Record<string, unknown> = { leaf: true };
     for (let i = 0; i < 8000; i++) deep = { d: deep };
     expectRefused({ text: "deep", source_type: "user_message", metadata: deep }, "metadata", /^metadata is nested more than 32 levels deep$/);
+    // Through the bridge's handler (which walks metadata to redact secrets first): the same refusal, answered 400.
+    const store = openStore();
+    try {
+      const hooks = { status: async () => ({}), shutdown: () => undefined, embedQuery: async () => ({ fallback: "runtime_missing" as const }), reembed: () => ({}), purge: async () => ({}) };
+      const handle = createBridgeService(store, hooks, { redactSecrets: true });
+      const error = await handle("add", { text: "deep", source_type: "user_message", metadata: deep }).then(() => undefined, (failure: DreamError) => failure);
+      expect(error).toMatchObject({ code: "INVALID_FIELD", field: "metadata" });
+      expect(httpStatusFor(error!.code)).toBe(400);
+    } finally {
+      store.close();
+    }
   });
 
   it("refuses an id with a lone surrogate, which could not round-trip", () => {

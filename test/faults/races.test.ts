@@ -4,11 +4,11 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { buildSync } from "esbuild";
 import { BridgeClient } from "../../bridge/client/bridge-client";
 import { LOCK_STALE_MS } from "../../bridge/store/lock";
 import { CLI } from "../cli/run-cli";
 import { tempDir } from "../store/helpers";
+import { bundleScript } from "../bundle-script";
 
 const ROUNDS = 20;
 const afterAllKill: ChildProcess[] = [];
@@ -83,24 +83,12 @@ describe("the bridge token created by several processes at once", () => {
 
   it(`is the same for all of them and on disk, in each of ${ROUNDS} rounds`, async () => {
     const work = tempDir("token-race-");
-    const script = path.join(work, "racer.cjs");
-    buildSync({
-      stdin: {
-        contents: `
+    const script = bundleScript(work, "racer.cjs", `
           const fs = require("node:fs");
           const { loadOrCreateToken } = require(${JSON.stringify(path.resolve(__dirname, "../../bridge/server/bridge-file.ts"))});
           const [dataDir, go] = process.argv.slice(2);
           while (!fs.existsSync(go)) {}
-          process.stdout.write(loadOrCreateToken(dataDir));`,
-        resolveDir: work,
-        loader: "js",
-      },
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      outfile: script,
-      logLevel: "silent",
-    });
+          process.stdout.write(loadOrCreateToken(dataDir));`);
     for (let round = 0; round < ROUNDS; round++) {
       const dataDir = path.join(work, `round-${round}`);
       fs.mkdirSync(dataDir);

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ChromaCollections } from "../../bridge/chroma/chroma-collections";
 import { EmbeddedChroma } from "../../bridge/chroma/chroma-process";
-import { ChromaSync } from "../../bridge/chroma/chroma-sync";
+import { ChromaSync, storeSyncSource } from "../../bridge/chroma/chroma-sync";
 import { encodeLine } from "../../bridge/store/journal";
 import { encodeAdd } from "../../bridge/store/journal-entries";
 import type { MemoryStore } from "../../bridge/store/memory-store";
@@ -23,18 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await chroma.stop();
 });
-
-function source(store: MemoryStore) {
-  return {
-    get journalPath() {
-      return store.journalPath;
-    },
-    get journalEndOffset() {
-      return store.journalEndOffset;
-    },
-    currentRecord: (id: string) => store.currentWithVectors(id),
-  };
-}
 
 function addWithVector(store: MemoryStore, id: string, text = `memory ${id}`): void {
   store.add({ id, text, source_type: "user_message", embedding: { provider: BINDING.provider, model: BINDING.model, vector: [1, id.length] } });
@@ -62,7 +50,7 @@ describe("a memory Chroma refuses", () => {
     const collections = new ChromaCollections({ url: chroma.url });
     await collections.deleteCollection(collections.collectionName(BINDING)).catch(() => undefined);
     const cursorPath = path.join(dataDir, "chroma-sync.json");
-    const sync = new ChromaSync(source(store), collections, cursorPath, "test");
+    const sync = new ChromaSync(storeSyncSource(store), collections, cursorPath, "test");
     try {
       await sync.whenIdle();
       expect(await chromaIds(collections)).toEqual(["a", "c"]);
@@ -80,7 +68,7 @@ describe("a memory Chroma refuses", () => {
 
       // Kept across a restart of the sync (it is offered to Chroma again, refused again, still shown).
       sync.stop();
-      const again = new ChromaSync(source(store), collections, cursorPath, "test");
+      const again = new ChromaSync(storeSyncSource(store), collections, cursorPath, "test");
       again.poke(0);
       await again.whenIdle();
       expect(Object.keys(again.status().set_aside ?? {})).toEqual(["bad"]);
@@ -109,7 +97,7 @@ describe("a sync cursor that is not at the start of an entry", () => {
     const cursorPath = path.join(dataDir, "chroma-sync.json");
     // Two bytes into the last entry: what a journal copied from another machine, or cut short, leaves.
     fs.writeFileSync(cursorPath, JSON.stringify({ target: "test", journal_offset: store.journalEndOffset - 2 }));
-    const sync = new ChromaSync(source(store), collections, cursorPath, "test");
+    const sync = new ChromaSync(storeSyncSource(store), collections, cursorPath, "test");
     try {
       expect(sync.status().resynced).toBe(`the saved cursor ${store.journalEndOffset - 2} is not at the start of a journal entry`);
       sync.poke(0);
@@ -130,7 +118,7 @@ describe("a sync cursor that is not at the start of an entry", () => {
     await collections.deleteCollection(collections.collectionName(BINDING)).catch(() => undefined);
     const cursorPath = path.join(dataDir, "chroma-sync.json");
     fs.writeFileSync(cursorPath, JSON.stringify({ target: "test", journal_offset: store.journalEndOffset + 5_000 }));
-    const sync = new ChromaSync(source(store), collections, cursorPath, "test");
+    const sync = new ChromaSync(storeSyncSource(store), collections, cursorPath, "test");
     try {
       sync.poke(0);
       await sync.whenIdle();
@@ -170,7 +158,7 @@ describe("a long catch-up after one failed batch", () => {
         return real.upsert(name, rows);
       },
     });
-    const sync = new ChromaSync(source(store), flaky, path.join(dataDir, "chroma-sync.json"), "test");
+    const sync = new ChromaSync(storeSyncSource(store), flaky, path.join(dataDir, "chroma-sync.json"), "test");
     try {
       sync.poke(0);
       await waitFor(() => sync.status().last_error !== null);

@@ -8,19 +8,10 @@ import { writeTinyModel } from "../embed/tiny-model";
 import { generateFakeSecrets } from "../fixtures/fake-secrets";
 import { recallMessage, type DshHost } from "./dsh-host-driver";
 import { bridgeClient, bridgeRecords, closePluginHome, newPluginHome, waitFor, type ExportedRecord, type PluginHome } from "./plugin-helpers";
+import { filesHolding } from "../privacy/files-holding";
 
 const MODEL = "dream-test/tiny-bert-32";
 
-/** Every file under `dir` whose bytes contain `needle`. */
-function filesHolding(dir: string, needle: string): string[] {
-  const found: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...filesHolding(full, needle));
-    else if (entry.isFile() && fs.readFileSync(full).includes(Buffer.from(needle, "utf8"))) found.push(full);
-  }
-  return found;
-}
 
 describe("the plugin in the real DSH agent loop", () => {
   let home: PluginHome;
@@ -152,7 +143,12 @@ describe("the plugin in the real DSH agent loop", () => {
       () => client.call<Record<string, any>>("status", {}),
       (s) => s.chroma.pending_bytes === 0 && s.embedding.coverage.current_vectors === records.length,
     );
-    const leaked = cases.flatMap((c) => c.values.filter((value) => value.length >= 6 && filesHolding(dataDir, value).length > 0).map((value) => `${c.kind}: ${value.slice(0, 4)}… in ${filesHolding(dataDir, value).map((f) => path.relative(dataDir, f)).join(", ")}`));
+    const leaked = cases.flatMap((c) =>
+      c.values.flatMap((value) => {
+        const holding = value.length >= 6 ? filesHolding(dataDir, value) : [];
+        return holding.length > 0 ? [`${c.kind}: ${value.slice(0, 4)}… in ${holding.join(", ")}`] : [];
+      }),
+    );
     expect(leaked).toEqual([]);
   });
 

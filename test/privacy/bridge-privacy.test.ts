@@ -10,21 +10,12 @@ import { startBridge } from "../../bridge/server/daemon";
 import { BridgeClient } from "../../bridge/client/bridge-client";
 import { serveBridge, waitForReplica, type ServedBridge } from "../bridge/bridge-process";
 import { tempDir } from "../store/helpers";
+import { filesHolding } from "./files-holding";
 
 const VECTOR = { provider: "test", model: "m", vector: [1, 0, 0] };
 // Private, but not a secret the redactor takes out at capture: only a forget can remove it.
 const SECRET = "we met at the Zebra Cafe on Elm Street, table 4711";
 
-/** Every file under `dir` whose bytes contain `needle` (give it a space: base64 vectors can hold any short run of letters and digits). */
-function filesHolding(dir: string, needle: string): string[] {
-  const found: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...filesHolding(full, needle));
-    else if (entry.isFile() && fs.readFileSync(full).includes(Buffer.from(needle, "utf8"))) found.push(path.relative(dir, full));
-  }
-  return found;
-}
 
 async function stopServed(bridge: ServedBridge): Promise<void> {
   if (bridge.child.exitCode !== null) return;

@@ -7,30 +7,9 @@ import path from "node:path";
 import type { MemoryStore } from "../../bridge/store/memory-store";
 import { parseSearchRequest } from "../../bridge/store/search-request";
 import { copyDataDir, observe, openAt, touchEarlier, writeHistory } from "../store/checkpoint-fixtures";
+import { runWithCrashAt } from "../store/crash-injection";
 import { tempDir } from "../store/helpers";
-
-const FILE_OPERATIONS = ["openSync", "writeSync", "fsyncSync", "closeSync", "renameSync", "rmSync", "mkdirSync", "unlinkSync", "writeFileSync"] as const;
-class SimulatedCrash extends Error {}
-
-function runWithCrashAt(crashAt: number, action: () => void): boolean {
-  let calls = 0;
-  const spies = FILE_OPERATIONS.map((name) => {
-    const original = fs[name] as (...args: unknown[]) => unknown;
-    return jest.spyOn(fs, name).mockImplementation(((...args: unknown[]) => {
-      if (calls++ === crashAt) throw new SimulatedCrash(`simulated crash at file operation ${crashAt} (${name})`);
-      return original.apply(fs, args);
-    }) as never);
-  });
-  try {
-    action();
-    return false;
-  } catch (error) {
-    if (!(error instanceof SimulatedCrash) && !(error instanceof Error && error.cause instanceof SimulatedCrash)) throw error;
-    return true;
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-}
+import { filesHolding } from "./files-holding";
 
 /**
  * What a user sees, without the journal's entry count (compaction shrinks it on purpose), scores to
@@ -40,17 +19,6 @@ function runWithCrashAt(crashAt: number, action: () => void): boolean {
 function seen(store: MemoryStore): unknown {
   const { entries: _entries, ...rest } = observe(store) as Record<string, unknown>;
   return JSON.parse(JSON.stringify(rest, (_key, value) => (typeof value === "number" && !Number.isInteger(value) ? Number(value.toFixed(6)) : value)));
-}
-
-/** Every file under `dir` whose bytes contain `needle`. */
-function filesHolding(dir: string, needle: string): string[] {
-  const found: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...filesHolding(full, needle));
-    else if (fs.readFileSync(full).includes(Buffer.from(needle, "utf8"))) found.push(path.relative(dir, full));
-  }
-  return found;
 }
 
 function storeWithHistory(): { dataDir: string; store: MemoryStore } {

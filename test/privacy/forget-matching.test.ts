@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { openStore, tempDir } from "../store/helpers";
+import { filesHolding } from "./files-holding";
 import { runCli } from "../cli/run-cli";
 import { serveBridge } from "../bridge/bridge-process";
 
@@ -75,10 +76,6 @@ describe("dsh-dream forget --session/--scope/--matching", () => {
       await bridge.client.call("shutdown", {});
       await bridge.exited;
     }
-    const holding = (fs.readdirSync(dataDir, { recursive: true }) as string[]).filter((name) => {
-      const full = path.join(dataDir, name);
-      return fs.statSync(full).isFile() && fs.readFileSync(full, "utf8").includes("likes orchids");
-    });
-    expect(holding).toEqual([]);
+    expect(filesHolding(dataDir, "likes orchids")).toEqual([]);
   }, 60_000);
 });

@@ -8,6 +8,7 @@ import path from "node:path";
 import { privateLoopbackHost } from "../../bridge/chroma/chroma-process-io";
 import { serveBridge } from "../bridge/bridge-process";
 import { tempDir } from "../store/helpers";
+import { filesHolding } from "./files-holding";
 
 function get(host: string, port: number, urlPath: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string } | { error: string }> {
   return new Promise((resolve) => {
@@ -57,7 +58,7 @@ describe("the loopback address the embedded Chroma listens on", () => {
       expect(await get("localhost", port, "/api/v2/heartbeat")).toMatchObject({ error: expect.stringMatching(/ECONNREFUSED|EADDRNOTAVAIL/) });
       // Where the address is written, only the user can read.
       const holding = filesHolding(dataDir, url.hostname);
-      for (const file of holding) expect(fs.statSync(file).mode & 0o077).toBe(0);
+      for (const file of holding) expect(fs.statSync(path.join(dataDir, file)).mode & 0o077).toBe(0);
     } finally {
       await bridge.client.call("shutdown", {});
       await bridge.exited;
@@ -65,12 +66,3 @@ describe("the loopback address the embedded Chroma listens on", () => {
   }, 60_000);
 });
 
-function filesHolding(dir: string, text: string): string[] {
-  const found: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...filesHolding(full, text));
-    else if (entry.isFile() && fs.readFileSync(full).includes(text)) found.push(full);
-  }
-  return found;
-}

@@ -5,32 +5,7 @@ import path from "node:path";
 import type { MemoryStore } from "../../bridge/store/memory-store";
 import { checkpointStatus, copyDataDir, observe, openAt, touchEarlier, writeHistory } from "./checkpoint-fixtures";
 import { tempDir } from "./helpers";
-
-// Every fs call that changes the disk, plus open/close: a crash can strike at any of them.
-const FILE_OPERATIONS = ["openSync", "writeSync", "fsyncSync", "closeSync", "renameSync", "rmSync", "mkdirSync", "unlinkSync"] as const;
-
-class SimulatedCrash extends Error {}
-
-/** Runs `action`, failing the `crashAt`-th file operation it makes; returns whether that happened. */
-function runWithCrashAt(crashAt: number, action: () => void): boolean {
-  let calls = 0;
-  const spies = FILE_OPERATIONS.map((name) => {
-    const original = fs[name] as (...args: unknown[]) => unknown;
-    return jest.spyOn(fs, name).mockImplementation(((...args: unknown[]) => {
-      if (calls++ === crashAt) throw new SimulatedCrash(`simulated crash at file operation ${crashAt} (${name})`);
-      return original.apply(fs, args);
-    }) as never);
-  });
-  try {
-    action();
-    return false;
-  } catch (error) {
-    if (!(error instanceof SimulatedCrash) && !(error instanceof Error && error.cause instanceof SimulatedCrash)) throw error;
-    return true;
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-}
+import { runWithCrashAt } from "./crash-injection";
 
 /** A data directory with one checkpoint and a journal that has grown since: the state just before the next checkpoint. */
 function storeWithOldCheckpoint(): { dataDir: string; store: MemoryStore; oldOffset: number } {

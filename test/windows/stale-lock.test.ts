@@ -6,10 +6,10 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { buildSync } from "esbuild";
 import { DirectoryLock, LOCK_FILE, LOCK_HEARTBEAT_MS, LOCK_STALE_MS, lockHolder, type LockClock } from "../../bridge/store/lock";
 import { MemoryStore } from "../../bridge/store/memory-store";
 import { tempDir } from "../store/helpers";
+import { bundleScript } from "../bundle-script";
 
 const strangers: ChildProcess[] = [];
 
@@ -137,12 +137,9 @@ describe("several processes finding the same stale lock", () => {
 
   it("leave exactly one owner in every round", async () => {
     const work = tempDir("lock-race-");
-    const script = path.join(work, "racer.cjs");
     // Each racer is the real lock module, bundled; it waits for the start file, tries once, holds a winning
     // lock until told to stop, and prints what happened.
-    buildSync({
-      stdin: {
-        contents: `
+    const script = bundleScript(work, "racer.cjs", `
           const fs = require("node:fs");
           const { DirectoryLock } = require(${JSON.stringify(path.resolve(__dirname, "../../bridge/store/lock.ts"))});
           const [lockPath, go, done] = process.argv.slice(2);
@@ -154,16 +151,7 @@ describe("several processes finding the same stale lock", () => {
             lock.release();
           } catch (error) {
             process.stdout.write((error.code || error.message) + "\\n");
-          }`,
-        resolveDir: work,
-        loader: "js",
-      },
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      outfile: script,
-      logLevel: "silent",
-    });
+          }`);
     const deadPid = Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
     for (let round = 0; round < ROUNDS; round++) {
       const dataDir = path.join(work, `round-${round}`);
