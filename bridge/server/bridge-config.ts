@@ -6,7 +6,7 @@ import path from "node:path";
 import { DreamError } from "../protocol/errors";
 import { readTextFile } from "../protocol/text-files";
 import { defaultEmbeddingConfig, parseEmbeddingConfig, type EmbeddingConfig } from "../embed/embedding-config";
-import { describe, isPlainObject } from "../store/records";
+import { describe, isPlainObject, validateScope } from "../store/records";
 
 export const CONFIG_FILE = "bridge-config.json";
 
@@ -15,9 +15,34 @@ export type ChromaConfig =
   | { mode: "external"; url: string; headers?: Record<string, string>; tenant?: string; database?: string }
   | { mode: "off" };
 
+/** Limits on how long memories are kept; 0 = no limit. Applied by the bridge's compaction (retention.ts). */
+export interface RetentionLimits {
+  /** Memories whose time is older than this many days are forgotten and erased. */
+  maxAgeDays: number;
+  /** Only the newest this many memories of each scope are kept. */
+  maxMemories: number;
+}
+
+export interface RetentionConfig extends RetentionLimits {
+  /** Per-scope overrides ("global", "project:<name>"); a field left out takes the limit above. */
+  scopes: Record<string, Partial<RetentionLimits>>;
+}
+
+/** What the audit log of recalls (audit.jsonl, the receipts) keeps. */
+export interface AuditConfig {
+  /** Off: receipts are written with the query replaced by `[not kept]` (the query is the user's message). */
+  keepQueryText: boolean;
+  /** Receipts older than this many days are removed; 0 = kept until the size limit rotates them out. */
+  maxAgeDays: number;
+  /** The audit log and its one rotated file together stay under this size. */
+  maxMegabytes: number;
+}
+
 export interface PrivacyConfig {
   /** Replace API keys, passwords, cards … with `[redacted: <kind>]` before anything is written (bridge/store/redact.ts). */
   redactSecrets: boolean;
+  retention: RetentionConfig;
+  audit: AuditConfig;
 }
 
 export interface BridgeConfig {
@@ -26,10 +51,20 @@ export interface BridgeConfig {
   privacy: PrivacyConfig;
 }
 
-export const DEFAULT_PRIVACY: PrivacyConfig = { redactSecrets: true };
+export const PRIVACY_LIMITS = { maxAgeDays: 36_500, maxMemories: 100_000_000, auditMaxMegabytes: 100_000 } as const;
+
+export const DEFAULT_PRIVACY: PrivacyConfig = {
+  redactSecrets: true,
+  retention: { maxAgeDays: 0, maxMemories: 0, scopes: {} },
+  audit: { keepQueryText: true, maxAgeDays: 0, maxMegabytes: 128 },
+};
+
+export function defaultPrivacy(): PrivacyConfig {
+  return structuredClone(DEFAULT_PRIVACY);
+}
 
 export function defaultBridgeConfig(dataDir: string): BridgeConfig {
-  return { chroma: { mode: "embedded" }, embedding: defaultEmbeddingConfig(dataDir), privacy: { ...DEFAULT_PRIVACY } };
+  return { chroma: { mode: "embedded" }, embedding: defaultEmbeddingConfig(dataDir), privacy: defaultPrivacy() };
 }
 
 export function loadBridgeConfig(dataDir: string): BridgeConfig {
@@ -57,12 +92,64 @@ export function parseBridgeConfig(raw: unknown, source: string, dataDir: string)
 }
 
 function parsePrivacy(value: unknown, source: string): PrivacyConfig {
-  if (value === undefined) return { ...DEFAULT_PRIVACY };
+  const privacy = defaultPrivacy();
+  if (value === undefined) return privacy;
   if (!isPlainObject(value)) throw invalid(source, "privacy", "must be an object such as { \"redactSecrets\": true }");
-  onlyKeys(value, ["redactSecrets"], source, "privacy.");
-  if (value.redactSecrets === undefined) return { ...DEFAULT_PRIVACY };
-  if (typeof value.redactSecrets !== "boolean") throw invalid(source, "privacy.redactSecrets", `must be true or false (got ${describe(value.redactSecrets)})`);
-  return { redactSecrets: value.redactSecrets };
+  onlyKeys(value, ["redactSecrets", "retention", "audit"], source, "privacy.");
+  if (value.redactSecrets !== undefined) privacy.redactSecrets = bool(value.redactSecrets, source, "privacy.redactSecrets");
+  if (value.retention !== undefined) {
+    const retention = value.retention;
+    if (!isPlainObject(retention)) throw invalid(source, "privacy.retention", "must be an object such as { \"maxAgeDays\": 365 }");
+    onlyKeys(retention, ["maxAgeDays", "maxMemories", "scopes"], source, "privacy.retention.");
+    Object.assign(privacy.retention, limits(retention, source, "privacy.retention."));
+    if (retention.scopes !== undefined) {
+      if (!isPlainObject(retention.scopes)) throw invalid(source, "privacy.retention.scopes", "must be an object of scope to limits, e.g. { \"project:demo\": { \"maxAgeDays\": 30 } }");
+      for (const [scope, inner] of Object.entries(retention.scopes)) {
+        const field = `privacy.retention.scopes.${scope}`;
+        if (!isScope(scope)) throw invalid(source, field, "is not a scope: use \"global\" or \"project:<name>\"");
+        if (!isPlainObject(inner)) throw invalid(source, field, "must be an object such as { \"maxAgeDays\": 30, \"maxMemories\": 1000 }");
+        onlyKeys(inner, ["maxAgeDays", "maxMemories"], source, `${field}.`);
+        privacy.retention.scopes[scope] = limits(inner, source, `${field}.`);
+      }
+    }
+  }
+  if (value.audit !== undefined) {
+    const audit = value.audit;
+    if (!isPlainObject(audit)) throw invalid(source, "privacy.audit", "must be an object such as { \"keepQueryText\": false }");
+    onlyKeys(audit, ["keepQueryText", "maxAgeDays", "maxMegabytes"], source, "privacy.audit.");
+    if (audit.keepQueryText !== undefined) privacy.audit.keepQueryText = bool(audit.keepQueryText, source, "privacy.audit.keepQueryText");
+    if (audit.maxAgeDays !== undefined) privacy.audit.maxAgeDays = count(audit.maxAgeDays, source, "privacy.audit.maxAgeDays", 0, PRIVACY_LIMITS.maxAgeDays, "0 keeps receipts until the size limit");
+    if (audit.maxMegabytes !== undefined) privacy.audit.maxMegabytes = count(audit.maxMegabytes, source, "privacy.audit.maxMegabytes", 1, PRIVACY_LIMITS.auditMaxMegabytes, "megabytes for the log and its rotated file together");
+  }
+  return privacy;
+}
+
+function isScope(name: string): boolean {
+  try {
+    validateScope(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function limits(value: Record<string, unknown>, source: string, prefix: string): Partial<RetentionLimits> {
+  const out: Partial<RetentionLimits> = {};
+  if (value.maxAgeDays !== undefined) out.maxAgeDays = count(value.maxAgeDays, source, `${prefix}maxAgeDays`, 0, PRIVACY_LIMITS.maxAgeDays, "0 = no age limit");
+  if (value.maxMemories !== undefined) out.maxMemories = count(value.maxMemories, source, `${prefix}maxMemories`, 0, PRIVACY_LIMITS.maxMemories, "0 = no count limit");
+  return out;
+}
+
+function bool(value: unknown, source: string, field: string): boolean {
+  if (typeof value !== "boolean") throw invalid(source, field, `must be true or false (got ${describe(value)})`);
+  return value;
+}
+
+function count(value: unknown, source: string, field: string, min: number, max: number, meaning: string): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw invalid(source, field, `must be a whole number from ${min} to ${max}; ${meaning} (got ${describe(value)})`);
+  }
+  return value;
 }
 
 function parseChroma(value: unknown, source: string): ChromaConfig {
