@@ -1,6 +1,6 @@
 // Human-readable output for the CLI; `--json` output bypasses this module entirely.
 import type { DreamError } from "../protocol/errors";
-import { collapsedSlotLines, withheldLines } from "../store/receipt-lines";
+import { collapsedSlotLines, redactionLines, withheldLines } from "../store/receipt-lines";
 import type { SearchResponse } from "../store/search";
 import { isoTime } from "../protocol/time";
 
@@ -13,7 +13,7 @@ export function formatSearch(response: SearchResponse): string {
     lines.push(`    ${oneLine(r.text, 160)}`);
   });
   // One line per collapsed slot; every superseded memory is in the receipt (`--json`, `dsh-dream receipt --json`).
-  for (const line of [...collapsedSlotLines(receipt.collapsed_slots), ...withheldLines(receipt.withheld)]) lines.push(`  ${line}`);
+  for (const line of [...collapsedSlotLines(receipt.collapsed_slots), ...withheldLines(receipt.withheld), ...redactionLines(receipt.redactions)]) lines.push(`  ${line}`);
   return lines.join("\n") + "\n";
 }
 

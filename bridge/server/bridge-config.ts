@@ -6,7 +6,11 @@ import path from "node:path";
 import { DreamError } from "../protocol/errors";
 import { readTextFile } from "../protocol/text-files";
 import { defaultEmbeddingConfig, parseEmbeddingConfig, type EmbeddingConfig } from "../embed/embedding-config";
+import type { AuditConfig } from "../store/audit-log";
 import { describe, isPlainObject, validateScope } from "../store/records";
+import type { RetentionConfig, RetentionLimits } from "../store/retention";
+
+export type { AuditConfig, RetentionConfig, RetentionLimits };
 
 export const CONFIG_FILE = "bridge-config.json";
 
@@ -14,29 +18,6 @@ export type ChromaConfig =
   | { mode: "embedded" }
   | { mode: "external"; url: string; headers?: Record<string, string>; tenant?: string; database?: string }
   | { mode: "off" };
-
-/** Limits on how long memories are kept; 0 = no limit. Applied by the bridge's compaction (retention.ts). */
-export interface RetentionLimits {
-  /** Memories whose time is older than this many days are forgotten and erased. */
-  maxAgeDays: number;
-  /** Only the newest this many memories of each scope are kept. */
-  maxMemories: number;
-}
-
-export interface RetentionConfig extends RetentionLimits {
-  /** Per-scope overrides ("global", "project:<name>"); a field left out takes the limit above. */
-  scopes: Record<string, Partial<RetentionLimits>>;
-}
-
-/** What the audit log of recalls (audit.jsonl, the receipts) keeps. */
-export interface AuditConfig {
-  /** Off: receipts are written with the query replaced by `[not kept]` (the query is the user's message). */
-  keepQueryText: boolean;
-  /** Receipts older than this many days are removed; 0 = kept until the size limit rotates them out. */
-  maxAgeDays: number;
-  /** The audit log and its one rotated file together stay under this size. */
-  maxMegabytes: number;
-}
 
 export interface PrivacyConfig {
   /** Replace API keys, passwords, cards … with `[redacted: <kind>]` before anything is written (bridge/store/redact.ts). */

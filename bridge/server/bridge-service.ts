@@ -76,7 +76,9 @@ export function createBridgeService(store: MemoryStore, hooks: ServiceHooks, opt
     search: async (params) => {
       // The query is the user's message, and its receipt is written to audit.jsonl: redacted like a write
       // (stored memories hold only the redacted form, so nothing findable is lost).
-      const request = parseSearchRequest(options.redactSecrets && typeof params.query === "string" ? { ...params, query: redactSecrets(params.query).text } : params);
+      const scrubbed = options.redactSecrets && typeof params.query === "string" ? redactSecrets(params.query) : undefined;
+      const request = parseSearchRequest(scrubbed ? { ...params, query: scrubbed.text } : params);
+      if (scrubbed) request.queryRedactions = scrubbed.redactions as Record<string, number>;
       if (!request.queryEmbedding) {
         const query = await hooks.embedQuery(request.query);
         if (query.embedding) request.queryEmbedding = query.embedding;
@@ -126,7 +128,10 @@ export function createBridgeService(store: MemoryStore, hooks: ServiceHooks, opt
       return { quarantined: store.quarantine(requireId(params), params.reason) };
     },
     release: (params) => ({ released: store.release(requireId(params)) }),
-    status: async () => ({ ...store.status(), ...(await hooks.status()), privacy: { redact_secrets: options.redactSecrets, redactions_since_start: { ...redacted } } }),
+    status: async () => {
+      const { privacy, ...hooked } = await hooks.status();
+      return { ...store.status(), ...hooked, privacy: { redact_secrets: options.redactSecrets, redactions_since_start: { ...redacted }, ...(privacy as Record<string, unknown> | undefined) } };
+    },
     export: (params) => {
       const after = optionalInt(params.after, "after", 0, Number.MAX_SAFE_INTEGER) ?? 0;
       const limit = optionalInt(params.limit, "limit", 1, RPC_LIMITS.maxExportPage) ?? RPC_LIMITS.maxExportPage;

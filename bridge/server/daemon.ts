@@ -31,7 +31,7 @@ export interface BridgeOptions {
   /** Exit once this process is gone (the host that started the bridge); undefined = no owner. */
   ownerPid?: number;
   /** Housekeeping timing (checkpoints, erasing forgotten memories); the defaults suit a real bridge, tests shorten them. */
-  housekeeping?: { checkEveryMs?: number; quietMs?: number; eraseAfterMs?: number };
+  housekeeping?: { checkEveryMs?: number; quietMs?: number; eraseAfterMs?: number; retentionEveryMs?: number };
 }
 
 // A checkpoint rewrites every part (about 2 s at 100k memories), so it is taken only when the bridge
@@ -43,6 +43,9 @@ const CHECKPOINT_AFTER_BYTES = 64 * 1024 * 1024;
 const REBUILD_MARKER = "chroma.rebuild";
 // How long a forgotten memory's text may stay in the files before the bridge erases it unasked.
 const ERASE_AFTER_MS = 60_000;
+// How often the retention limits (privacy.retention, privacy.audit) are applied; also once at the first
+// quiet moment after a start, so a limit just set takes effect without waiting an hour.
+const RETENTION_EVERY_MS = 60 * 60_000;
 const SHUTDOWN_DRAIN_MS = 5_000;
 // Polling, because a process cannot wait on a non-child on every platform; 0.5 s keeps the exit well
 // inside the 2 s an owner may expect, for one signal-0 syscall per tick.
@@ -67,7 +70,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const log = new BridgeLog(options.dataDir);
   let store: MemoryStore;
   try {
-    store = MemoryStore.open({ dataDir: options.dataDir });
+    store = MemoryStore.open({ dataDir: options.dataDir, audit: options.config.privacy.audit });
   } catch (error) {
     // Said where the CLI and the plugin look for why a start failed (the child's stderr goes nowhere).
     log.error(startFailure(error));
@@ -87,7 +90,18 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   let lastRequestMs = Date.now();
   const quietMs = options.housekeeping?.quietMs ?? CHECKPOINT_QUIET_MS;
   const eraseAfterMs = options.housekeeping?.eraseAfterMs ?? ERASE_AFTER_MS;
+  const retentionEveryMs = options.housekeeping?.retentionEveryMs ?? RETENTION_EVERY_MS;
+  let retentionDueMs = Date.now();
+  let lastRetention: Record<string, unknown> | undefined;
   const checkpointTimer = setInterval(() => {
+    if (Date.now() >= retentionDueMs && Date.now() - lastRequestMs >= quietMs && !purging) {
+      retentionDueMs = Date.now() + retentionEveryMs;
+      try {
+        lastRetention = applyRetention();
+      } catch (error) {
+        log.error(`applying the retention limits failed: ${(error as Error).message}`);
+      }
+    }
     // Forgotten memories are erased from every file at the first quiet moment a minute after the
     // forget was seen: forget erases within about two minutes, without a purge request.
     if (store.forgottenNotErased === 0) holesSinceMs = undefined;
@@ -175,6 +189,18 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     );
     return run;
   };
+  /** Forgets what the limits let go and erases it at once; trims the audit log. */
+  const applyRetention = (): Record<string, unknown> => {
+    const memories = store.applyRetention(options.config.privacy.retention);
+    const audit = store.trimAudit();
+    if (audit.dropped > 0 || audit.masked > 0) log.info(`audit log trimmed to its limits: ${audit.dropped} receipts removed, ${audit.masked} queries masked`);
+    if (memories.forgotten > 0) {
+      const scopes = Object.entries(memories.by_scope).map(([scope, n]) => `${scope}: ${n.age} by age, ${n.count} over the count`).join("; ");
+      log.info(`retention: forgot ${memories.forgotten} memories (${scopes}); erasing them now`);
+      void purge("retention limits").catch((error: unknown) => log.error(`erasing forgotten memories failed: ${(error as Error).message}`));
+    }
+    return { at_ms: Date.now(), forgotten: memories.forgotten, by_scope: memories.by_scope, audit };
+  };
   const touch = () => {
     lastRequestMs = Date.now();
     if (options.idleExitMs === undefined) return;
@@ -214,6 +240,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
         bridge: { pid: process.pid, port: server?.port ?? null, version: options.version, data_dir_bytes: directoryBytes(options.dataDir) },
         chroma: await replicaStatus(replica, store, chromaDown),
         embedding: service.status(),
+        privacy: { retention: options.config.privacy.retention, audit: options.config.privacy.audit, limits_last_applied: lastRetention ?? null, limits_next_check_ms: retentionDueMs },
       }),
       shutdown: () => setImmediate(() => void stop("shutdown requested")),
       purge: () => purge("requested"),

@@ -1,12 +1,23 @@
 // Audit log of search receipts (JSON lines). Receipts are diagnostics, not acknowledged data, so
-// they are appended without fsync; the file rotates once it passes a size limit. The newest receipts
-// are also kept in memory (receipt-history.ts) for the `receipt` RPC.
+// they are appended without fsync; the file rotates once it passes half the size limit (the log and
+// its one rotated file stay under the limit together). The newest receipts are also kept in memory
+// (receipt-history.ts) for the `receipt` RPC. The user's limits (privacy.audit) say whether a query's
+// text is written at all and how old a receipt may get.
 import fs from "node:fs";
 import { renameWithRetry } from "./fs-retry";
 import { readRecentReceipts, ReceiptHistory } from "./receipt-history";
 import type { Receipt } from "./receipts";
+import { DAY_MS } from "./retention";
 
-const ROTATE_BYTES = 64 * 1024 * 1024;
+/** What the audit log of recalls (audit.jsonl, the receipts) keeps. */
+export interface AuditConfig {
+  /** Off: receipts are written with the query replaced by `[not kept]` (the query is the user's message). */
+  keepQueryText: boolean;
+  /** Receipts older than this many days are removed; 0 = kept until the size limit rotates them out. */
+  maxAgeDays: number;
+  /** The audit log and its one rotated file together stay under this size. */
+  maxMegabytes: number;
+}
 
 export interface AuditPurge {
   /** Receipts dropped because they named a forgotten memory. */
@@ -16,12 +27,27 @@ export interface AuditPurge {
 }
 
 export const PURGED_QUERY = "[purged]";
+/** What a receipt's query says in the file when privacy.audit.keepQueryText is off. */
+export const UNKEPT_QUERY = "[not kept]";
+
+export const DEFAULT_AUDIT: AuditConfig = { keepQueryText: true, maxAgeDays: 0, maxMegabytes: 128 };
+
+/** What trim() removed or masked to meet the audit limits. */
+export interface AuditTrim {
+  /** Receipts older than maxAgeDays, or beyond the size limit. */
+  dropped: number;
+  /** Receipts written before keepQueryText was turned off, now without their query. */
+  masked: number;
+}
 
 export class AuditLog {
   private bytes: number;
   recent = new ReceiptHistory();
 
-  constructor(readonly filePath: string) {
+  constructor(
+    readonly filePath: string,
+    private readonly policy: AuditConfig = DEFAULT_AUDIT,
+  ) {
     this.bytes = fs.existsSync(filePath) ? fs.statSync(filePath).size : 0;
     for (const receipt of readRecentReceipts(filePath)) this.recent.remember(receipt);
   }
@@ -30,12 +56,16 @@ export class AuditLog {
   failedWrites = 0;
   lastError: string | null = null;
 
+  private get rotateBytes(): number {
+    return (this.policy.maxMegabytes * 1024 * 1024) / 2;
+  }
+
   /** Never throws: a search must not fail because its receipt could not be written to the file. */
   write(receipt: Receipt): void {
     this.recent.remember(receipt);
-    const line = JSON.stringify(receipt) + "\n";
+    const line = JSON.stringify(this.policy.keepQueryText ? receipt : { ...receipt, query: UNKEPT_QUERY }) + "\n";
     try {
-      if (this.bytes + line.length > ROTATE_BYTES) {
+      if (this.bytes > 0 && this.bytes + line.length > this.rotateBytes) {
         renameWithRetry(this.filePath, rotatedPath(this.filePath));
         this.bytes = 0;
       }
@@ -50,38 +80,90 @@ export class AuditLog {
   /**
    * Erases forgotten memories from the receipts (this file and its rotated one): a receipt naming a
    * forgotten id is dropped; one whose query overlaps a forgotten text (the recall query is the user's
-   * message, which capture stores) keeps its ids with the query masked. Each file is rewritten whole
-   * and renamed into place, so a crash leaves the old file or the new one.
+   * message, which capture stores) keeps its ids with the query masked.
    */
   purge(forgottenIds: ReadonlySet<string>, forgottenTexts: readonly string[]): AuditPurge {
     const result: AuditPurge = { dropped: 0, masked: 0 };
     if (forgottenIds.size === 0) return result;
     const quotedIds = [...forgottenIds].map((id) => JSON.stringify(id));
     const texts = forgottenTexts.map((text) => text.trim()).filter((text) => text !== "");
+    this.rewrite((line, receipt) => {
+      if (quotedIds.some((quoted) => line.includes(quoted))) {
+        result.dropped++;
+        return null;
+      }
+      const query = receipt?.query.trim() ?? "";
+      if (receipt && query !== "" && texts.some((text) => text.includes(query) || query.includes(text))) {
+        result.masked++;
+        return JSON.stringify({ ...receipt, query: PURGED_QUERY });
+      }
+      return line;
+    });
+    return result;
+  }
+
+  /**
+   * Holds the files to the audit limits: receipts older than maxAgeDays go, queries written before
+   * keepQueryText was turned off are masked, and each file keeps only its newest receipts within half
+   * the size limit (a limit lowered since they were written). Touches the files only when needed.
+   */
+  trim(nowMs: number): AuditTrim {
+    const result: AuditTrim = { dropped: 0, masked: 0 };
+    const cutoff = this.policy.maxAgeDays > 0 ? nowMs - this.policy.maxAgeDays * DAY_MS : -Infinity;
+    const needed = [this.filePath, rotatedPath(this.filePath)].some((file) => {
+      if (!fs.existsSync(file)) return false;
+      if (fs.statSync(file).size > this.rotateBytes) return true;
+      return this.policy.maxAgeDays > 0 || !this.policy.keepQueryText;
+    });
+    if (!needed) return result;
+    this.rewrite((line, receipt) => {
+      if (receipt && receipt.created_at_ms < cutoff) {
+        result.dropped++;
+        return null;
+      }
+      if (receipt && !this.policy.keepQueryText && receipt.query !== UNKEPT_QUERY && receipt.query !== PURGED_QUERY) {
+        result.masked++;
+        return JSON.stringify({ ...receipt, query: UNKEPT_QUERY });
+      }
+      return line;
+    }, (dropped) => (result.dropped += dropped));
+    return result;
+  }
+
+  /**
+   * Rewrites this file and its rotated one line by line (null drops a line), each whole under another
+   * name, fsync'd and renamed into place, so a crash leaves the old file or the new one. A file is
+   * rewritten only if a line changed or it is over half the size limit (then its oldest lines go).
+   */
+  private rewrite(edit: (line: string, receipt: Receipt | undefined) => string | null, overSize?: (dropped: number) => void): void {
     for (const file of [this.filePath, rotatedPath(this.filePath)]) {
       if (!fs.existsSync(file)) continue;
+      let changed = false;
       const kept: string[] = [];
       for (const line of fs.readFileSync(file, "utf8").split("\n")) {
         if (line.trim() === "") continue;
-        if (quotedIds.some((quoted) => line.includes(quoted))) {
-          result.dropped++;
-          continue;
-        }
-        let receipt: Receipt;
+        let receipt: Receipt | undefined;
         try {
           receipt = JSON.parse(line) as Receipt;
         } catch {
-          kept.push(line); // not ours to judge; it names no forgotten id
-          continue;
+          receipt = undefined; // not ours to judge: edits that need the receipt leave it as it is
         }
-        const query = receipt.query.trim();
-        if (query !== "" && texts.some((text) => text.includes(query) || query.includes(text))) {
-          receipt.query = PURGED_QUERY;
-          result.masked++;
-        }
-        kept.push(JSON.stringify(receipt));
+        const next = edit(line, receipt);
+        if (next !== line) changed = true;
+        if (next !== null) kept.push(next);
       }
-      const temp = `${file}.purge.tmp`;
+      if (overSize) {
+        let bytes = kept.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
+        let cut = 0;
+        while (cut < kept.length && bytes > this.rotateBytes) bytes -= Buffer.byteLength(kept[cut++]) + 1;
+        if (cut > 0) {
+          kept.splice(0, cut);
+          overSize(cut);
+          changed = true;
+        }
+      }
+      if (!changed) continue;
+      const temp = `${file}.rewrite.tmp`;
       const body = kept.length > 0 ? kept.join("\n") + "\n" : "";
       fs.writeFileSync(temp, body);
       const fd = fs.openSync(temp, "r");
@@ -96,7 +178,6 @@ export class AuditLog {
     // The in-memory history is rebuilt from what is left on disk.
     this.recent = new ReceiptHistory();
     for (const receipt of readRecentReceipts(this.filePath)) this.recent.remember(receipt);
-    return result;
   }
 }
 

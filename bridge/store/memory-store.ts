@@ -6,7 +6,7 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { Bm25Index } from "../index/bm25";
 import { DreamError } from "../protocol/errors";
-import { AuditLog, type AuditPurge } from "./audit-log";
+import { AuditLog, type AuditConfig, type AuditPurge, type AuditTrim } from "./audit-log";
 import { type CheckpointWritten, loadCheckpoint, writeCheckpoint } from "./checkpoint";
 import { encodeLine, Journal, JOURNAL_FORMAT, JOURNAL_VERSION, readEntriesFrom, syncDirectory, type JournalEntry, type ReplayReport } from "./journal";
 import { renameWithRetry } from "./fs-retry";
@@ -15,6 +15,7 @@ import { encodeAdd, encodeDropVectors, encodeEmbed } from "./journal-entries";
 import { MemoryState } from "./memory-state";
 import { isUsableVector, LIMITS, wellFormed, type EmbeddingInput, type MemoryRecord, type RecordDefaults, validateRecordInput } from "./records";
 import type { ReceiptHistory } from "./receipt-history";
+import { retentionVerdict, type RetentionConfig } from "./retention";
 import { runSearch, type SearchRequest, type SearchResponse } from "./search";
 import type { VectorBinding, VectorSpaces } from "./vector-spaces";
 
@@ -25,6 +26,8 @@ export interface StoreOptions {
   bm25?: { k1?: number; b?: number };
   /** close() writes a checkpoint when the journal grew by more than this since the last one (default 4 MiB). */
   checkpointOnCloseBytes?: number;
+  /** What the audit log keeps (privacy.audit in bridge-config.json); default: every query, 128 MB, no age limit. */
+  audit?: AuditConfig;
 }
 
 // About 0.1 s of replay with 512-d vectors: below this a checkpoint on close costs more than it saves.
@@ -52,6 +55,12 @@ export interface CompactReport {
   journal_bytes_after: number;
   receipts: AuditPurge;
   ms: number;
+}
+
+export interface RetentionReport {
+  /** Memories forgotten because of the limits (compaction erases their text). */
+  forgotten: number;
+  by_scope: Record<string, { age: number; count: number }>;
 }
 
 export interface ImportReport {
@@ -102,7 +111,7 @@ export class MemoryStore {
       const { k1, b } = new Bm25Index(options.bm25);
       const load = loadCheckpoint(path.join(dataDir, "checkpoint"), journalPath, { k1, b });
       const state = new MemoryState(options.nowMs ?? Date.now, options.bm25, load.state);
-      const store = new MemoryStore(dataDir, lock, new AuditLog(path.join(dataDir, "audit.jsonl")), state, options);
+      const store = new MemoryStore(dataDir, lock, new AuditLog(path.join(dataDir, "audit.jsonl"), options.audit), state, options);
       const { journal, report } = Journal.open(journalPath, (entry) => state.apply(entry), { fromOffset: load.state?.offset });
       store.journal = journal;
       store.replayReport = report;
@@ -339,6 +348,24 @@ export class MemoryStore {
       this.commit(matched.map((record) => ({ op: "forget", id: record.id, at_ms: atMs })));
     }
     return matched;
+  }
+
+  /**
+   * Forgets, in one fsync'd write, the memories the retention limits let go (retention.ts); their text
+   * stays in the files until the next compact(), which the bridge runs right after.
+   */
+  applyRetention(policy: RetentionConfig): RetentionReport {
+    const verdict = retentionVerdict(this.state.records, policy, this.defaults.nowMs());
+    if (verdict.docs.length > 0) {
+      const atMs = this.defaults.nowMs();
+      this.commit(verdict.docs.map((doc) => ({ op: "forget", id: this.state.records[doc]!.id, at_ms: atMs })));
+    }
+    return { forgotten: verdict.docs.length, by_scope: verdict.byScope };
+  }
+
+  /** Holds the audit log to its limits (age, size, query text); see AuditLog.trim. */
+  trimAudit(): AuditTrim {
+    return this.audit.trim(this.defaults.nowMs());
   }
 
   quarantine(id: string, reason: string): MemoryRecord {

@@ -1,5 +1,6 @@
-// The receipt's collapsed slots and withheld memories as lines a person reads (CLI, holo_receipt): one
-// line per collapsed slot, and withheld memories grouped by reason once there are more than a few.
+// The receipt's collapsed slots, withheld memories and redactions as lines a person reads (CLI,
+// holo_receipt): one line per collapsed slot, withheld memories grouped by reason once there are more
+// than a few, and the secrets taken out counted by kind (never a value).
 import { SELF } from "../statements/slots";
 import type { CollapsedSlot } from "./receipts";
 
@@ -20,6 +21,20 @@ export function withheldLines(withheld: ReadonlyArray<{ id: string; reason: stri
     for (const id of ids.slice(0, WITHHELD_SHOWN_PER_REASON)) lines.push(`withheld ${id} (${reason})`);
     if (ids.length > WITHHELD_SHOWN_PER_REASON) lines.push(`withheld ${ids.length - WITHHELD_SHOWN_PER_REASON} more (${reason})`);
   }
+  return lines;
+}
+
+/** Receipts written before redactions were counted have no such field: no lines. */
+export function redactionLines(redactions: { query: Record<string, number>; memories: Record<string, number> } | undefined): string[] {
+  if (!redactions) return [];
+  const counted = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([kind, n]) => `${n} ${kind}`)
+      .join(", ");
+  const lines: string[] = [];
+  if (Object.keys(redactions.query).length > 0) lines.push(`redacted from the query before it was searched or logged: ${counted(redactions.query)}`);
+  if (Object.keys(redactions.memories).length > 0) lines.push(`redacted at capture in these memories: ${counted(redactions.memories)}`);
   return lines;
 }
 

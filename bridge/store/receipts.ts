@@ -2,6 +2,7 @@
 // they carry hashes and ranks, never raw vectors.
 import { createHash, randomUUID } from "node:crypto";
 import { RRF_K, type FusedCandidate } from "../index/fuse";
+import { countRedactionMarkers } from "./redact";
 import type { Scored } from "../index/top-k";
 import type { SpeechAct } from "../statements/speech-acts";
 import type { Suppression } from "./conflicts";
@@ -97,6 +98,11 @@ export interface Receipt {
   latest_order: string;
   withheld: Array<{ id: string; reason: string }>;
   timings_ms: { lexical: number; dense: number; total: number };
+  /**
+   * Secrets taken out, by kind and never the value: from this query before it was searched or written
+   * here, and the markers in the memories this recall returned (redacted when they were captured).
+   */
+  redactions: { query: Record<string, number>; memories: Record<string, number> };
   /** Set by the bridge: the state of the Chroma replica when the search ran. */
   persistence?: Record<string, unknown>;
   /** Set by the bridge: the configured embedder's state and how many memories have its vectors. */
@@ -193,6 +199,7 @@ export function buildReceipt(input: ReceiptInput): Receipt {
       ? "ascending time; acknowledgements withheld"
       : `asked slots' newest statements (each after a newer statement naming its slot that the grammar could not read), then statements, then questions and requests; near-equal scores (within ${RECENCY_TOLERANCE * 100} %) newest first; acknowledgements withheld`,
     withheld: input.withheld.map((w) => ({ id: view.record(w.doc)!.id, reason: w.reason })),
+    redactions: { query: { ...request.queryRedactions }, memories: countRedactionMarkers(selected.map((c) => view.record(c.doc)!.text)) },
     timings_ms: input.timingsMs,
   };
 }

@@ -35,6 +35,18 @@ export function redactSecrets(text: string): RedactionOutcome {
   return { text: out + text.slice(at), redactions };
 }
 
+const MARKER = /\[redacted: ([a-z0-9-]+)\]/g;
+
+/** The redaction markers already in stored texts, by kind (what a receipt says its memories had removed). */
+export function countRedactionMarkers(texts: Iterable<string>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const text of texts) {
+    if (!text.includes("[redacted: ")) continue;
+    for (const match of text.matchAll(MARKER)) counts[match[1]] = (counts[match[1]] ?? 0) + 1;
+  }
+  return counts;
+}
+
 function findSpans(text: string): Array<Span & { rank: number }> {
   const spans: Array<Span & { rank: number }> = [];
   REDACTION_RULES.forEach((rule: RedactionRule, rank) => {

@@ -33,6 +33,8 @@ export interface SearchRequest {
   anchorVersion?: string;
   /** Memories already in the caller's recent window: withheld from results, never taking a slot. */
   excludeIds?: ReadonlySet<string>;
+  /** Secrets the bridge took out of the query before this search, by kind (for the receipt). */
+  queryRedactions?: Record<string, number>;
 }
 
 export const IN_RECENT_WINDOW = "in recent window";

@@ -1,7 +1,7 @@
 // holo_receipt: why memories came back — the bridge's receipt (ranks, scores, fusion, fallback) for
 // the last recall of this session or a given receipt id, with the plugin's half of the audit
 // snapshot (what was injected, truncated, the window hash and anchor version).
-import { collapsedSlotLines, withheldLines } from "../../bridge/store/receipt-lines";
+import { collapsedSlotLines, redactionLines, withheldLines } from "../../bridge/store/receipt-lines";
 import { defineMemoryTool, sessionOf, TOOL_TIMEOUT_MS, type ToolDeps } from "./tool-kit";
 import type { ToolDefinition } from "../host-types";
 import type { RecallNote } from "../recall/recall";
@@ -22,7 +22,7 @@ function renderReceipt(receipt: Record<string, any>, injection: RecallNote | nul
   for (const c of (receipt.candidates as any[]).slice(0, MAX_CANDIDATES_SHOWN)) {
     lines.push(`  ${c.selected ? "✓" : "·"} ${c.id}: lexical #${c.lexical_rank ?? "-"} (${fixed(c.lexical_score)}), dense #${c.dense_rank ?? "-"} (${fixed(c.dense_score)}), rrf ${fixed(c.rrf_score)}`);
   }
-  for (const line of [...collapsedSlotLines(receipt.collapsed_slots ?? []), ...withheldLines(receipt.withheld)]) lines.push(`  ${line}`);
+  for (const line of [...collapsedSlotLines(receipt.collapsed_slots ?? []), ...withheldLines(receipt.withheld), ...redactionLines(receipt.redactions)]) lines.push(`  ${line}`);
   if (injection) {
     lines.push(`injected into turn ${injection.turn} (${injection.intent}): ${injection.injected_ids.join(", ") || "nothing"}${injection.truncated_ids.length ? ` · truncated: ${injection.truncated_ids.join(", ")}` : ""}`);
   }

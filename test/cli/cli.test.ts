@@ -120,6 +120,15 @@ describe("dsh-dream CLI", () => {
     expect(runCli(["stop"], { env: { DSH_HOME: home } }).stdout).toContain("stopped the bridge");
   });
 
+  it("says in a search's output what was redacted, by kind, never the value", () => {
+    expect(runCli(["--data-dir", dataDir, "add", "--text", "the office wifi password is Tr0ub4dor&3", "--source-type", "user_message"]).code).toBe(0);
+    const out = runCli(["--data-dir", dataDir, "search", "office wifi password is Tr0ub4dor&3"]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain("redacted from the query before it was searched or logged: 1 password");
+    expect(out.stdout).toContain("redacted at capture in these memories: 1 password");
+    expect(out.stdout).not.toContain("Tr0ub4dor");
+  });
+
   it("exits 2 with usage on an unknown option", () => {
     const out = runCli(["--data-dir", dataDir, "search", "x", "--topk", "3"]);
     expect(out.code).toBe(2);

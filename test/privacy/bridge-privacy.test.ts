@@ -44,6 +44,14 @@ describe("secrets at capture", () => {
       expect(JSON.stringify(status)).not.toContain("hunter2");
       const search = await bridge.client.call<{ results: Array<{ text: string }> }>("search", { query: "wifi password staging key" });
       expect(JSON.stringify(search)).not.toMatch(/hunter2|4f9a2c71/);
+      // The receipt counts what was taken out, by kind: from the query, and in the memories it returned.
+      const asked = await bridge.client.call<{ results: Array<{ id: string }>; receipt: { redactions: { query: Record<string, number>; memories: Record<string, number> } } }>("search", {
+        query: `what is ${key} used for on staging`,
+      });
+      expect(asked.results.map((r) => r.id)).toContain("key");
+      expect(asked.receipt.redactions.query).toEqual(redactSecrets(key).redactions);
+      expect(asked.receipt.redactions.memories).toEqual(expect.objectContaining(redactSecrets(texts[1]).redactions));
+      expect(JSON.stringify(asked.receipt)).not.toContain("4f9a2c71");
     } finally {
       await stopServed(bridge);
     }
