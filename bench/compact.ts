@@ -40,6 +40,7 @@ function main(argv: string[]): void {
       records,
       forgotten: report.erased,
       compact_ms: compactMs,
+      ...Object.fromEntries(Object.entries(report.phases_ms).map(([phase, ms]) => [`${phase}_ms`, ms])),
       journal_mib_before: mib(report.journal_bytes_before),
       journal_mib_after: mib(report.journal_bytes_after),
       rss_mib_before: mib(rssBefore),

@@ -65,6 +65,10 @@ export class ChromaSync {
   private timer: NodeJS.Timeout | undefined;
   private retryMs = RETRY_MIN_MS;
   private stopped = false;
+  /** Held by pause() while the journal is rewritten under the sync; rebase() lets go. */
+  private paused = false;
+  private pumping: Promise<void> | undefined;
+  private pauseWaiters: Array<() => void> = [];
   private syncedEntries = 0;
   private lastError: string | null = null;
   private lastSyncedMs: number | null = null;
@@ -111,7 +115,7 @@ export class ChromaSync {
 
   /** Asks for a sync once writes pause (at most MAX_DELAY_MS later); called after every acknowledged write. */
   poke(delayMs = QUIET_DELAY_MS): void {
-    if (this.stopped || this.running) return;
+    if (this.stopped || this.paused || this.running) return;
     const now = Date.now();
     this.firstPokeMs ??= now;
     if (this.timer) clearTimeout(this.timer);
@@ -144,9 +148,44 @@ export class ChromaSync {
    * forget was applied) continues from the new journal's end; one that did not is rebuilt from the start.
    */
   rebase(newEndOffset: number, wasCaughtUp: boolean): void {
+    this.paused = false;
     this.cursor = wasCaughtUp ? newEndOffset : 0;
     this.persist();
     this.poke(0);
+  }
+
+  /**
+   * Stops following the journal until rebase(), so the cursor stays put while a compaction rewrites
+   * the journal under it. Resolves true at a moment when everything written is in Chroma (the caller
+   * must start the rewrite without awaiting anything, so the cursor is the journal's end), or false
+   * when the replica could not catch up within `waitMs` (then held wherever it is, no batch in flight).
+   */
+  async pauseCaughtUp(waitMs: number): Promise<boolean> {
+    if (!this.running && this.pendingBytes === 0) {
+      this.hold();
+      return true;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const caughtUp = await Promise.race([
+      new Promise<boolean>((resolve) => {
+        this.pauseWaiters.push(() => resolve(true));
+        this.poke(0);
+      }),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitMs))),
+    ]);
+    clearTimeout(timer);
+    if (!caughtUp) {
+      this.pauseWaiters = [];
+      this.hold();
+      await this.pumping;
+    }
+    return caughtUp;
+  }
+
+  private hold(): void {
+    this.paused = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   stop(): void {
@@ -157,11 +196,13 @@ export class ChromaSync {
   }
 
   private async pump(): Promise<void> {
-    if (this.stopped || this.running) return;
+    if (this.stopped || this.paused || this.running) return;
     this.running = true;
+    let done!: () => void;
+    this.pumping = new Promise((resolve) => (done = resolve));
     try {
       if (this.retrySetAside) await this.offerSetAsideAgain();
-      while (!this.stopped && this.pendingBytes > 0) {
+      while (!this.stopped && !this.paused && this.pendingBytes > 0) {
         const { entries, endOffset } = readEntriesFrom(this.source.journalPath, this.cursor, READ_BYTES);
         if (endOffset === this.cursor) break;
         for (const operation of this.plan(entries)) await this.send(operation);
@@ -172,6 +213,11 @@ export class ChromaSync {
         // "unavailable" for the whole of a long catch-up after one timed-out batch).
         this.lastError = null;
       }
+      // Caught up, and a compaction waits for that moment: hold here, in this same turn.
+      if (this.pauseWaiters.length > 0 && !this.stopped && this.pendingBytes === 0) {
+        this.hold();
+        for (const resolve of this.pauseWaiters.splice(0)) resolve();
+      }
       this.lastError = null;
       this.lastSyncedMs = Date.now();
       this.retryMs = RETRY_MIN_MS;
@@ -181,12 +227,13 @@ export class ChromaSync {
       this.scheduleRetry();
     } finally {
       this.running = false;
+      done();
     }
     if (this.pendingBytes === 0 || this.stopped) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   private scheduleRetry(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.paused) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.pump();

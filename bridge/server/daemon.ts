@@ -44,8 +44,9 @@ const REBUILD_MARKER = "chroma.rebuild";
 // How long a forgotten memory's text may stay in the files before the bridge erases it unasked.
 const ERASE_AFTER_MS = 60_000;
 // How often the retention limits (privacy.retention, privacy.audit) are applied; also once at the first
-// quiet moment after a start, so a limit just set takes effect without waiting an hour.
-const RETENTION_EVERY_MS = 60 * 60_000;
+// quiet moment after a start, so a limit just set takes effect at once. Daily, because the limits are
+// in days and each pass that forgets something rebuilds the embedded replica (its erasure).
+const RETENTION_EVERY_MS = 24 * 60 * 60_000;
 const SHUTDOWN_DRAIN_MS = 5_000;
 // Polling, because a process cannot wait on a non-child on every platform; 0.5 s keeps the exit well
 // inside the 2 s an owner may expect, for one signal-0 syscall per tick.
@@ -110,7 +111,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       void purge("automatic, after a forget").catch((error: unknown) => log.error(`erasing forgotten memories failed: ${(error as Error).message}`));
       return;
     }
-    if (Date.now() - lastRequestMs < quietMs || store.journalBytesSinceCheckpoint < CHECKPOINT_AFTER_BYTES) return;
+    // A compaction removes every checkpoint at its switch: the next one is taken after it.
+    if (purging || Date.now() - lastRequestMs < quietMs || store.journalBytesSinceCheckpoint < CHECKPOINT_AFTER_BYTES) return;
     try {
       const taken = store.checkpoint();
       log.info(`checkpoint at journal offset ${taken.offset}`);
@@ -153,9 +155,6 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     if (purging) return purging;
     const run = (async () => {
         const embedded = options.config.chroma.mode === "embedded";
-        // Forgets must reach the replica before its history is rewritten.
-        if (replica) await drain(replica.sync, SHUTDOWN_DRAIN_MS);
-        const caughtUp = replica !== undefined && replica.sync.pendingBytes === 0;
         if (embedded) {
           // Chroma's SQLite keeps deleted rows in free pages: the embedded replica is rebuilt from
           // scratch. The marker makes the next start finish that if this erasure is cut short.
@@ -164,7 +163,12 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
           await replica?.chroma?.stop();
           replica = undefined;
         }
-        const report = store.compact();
+        // An external replica holds its cursor while the journal is rewritten. Caught up, it continues
+        // from where the writes made meanwhile begin in the new journal (the compaction starts in the
+        // same turn as it caught up, nothing awaited between); otherwise it is rebuilt from the start.
+        const caughtUp = replica ? await replica.sync.pauseCaughtUp(SHUTDOWN_DRAIN_MS) : false;
+        // Searches and writes go on meanwhile; only the switch to the new journal blocks.
+        const report = await store.compactInBackground();
         let replicaNote: string;
         if (embedded) {
           const restarted = await startReplica(options, store, log);
@@ -172,14 +176,14 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
           chromaDown = restarted.down;
           replicaNote = replica ? "rebuilt from the compacted journal" : `not running: ${chromaDown}`;
         } else if (replica) {
-          replica.sync.rebase(store.journalEndOffset, caughtUp);
+          replica.sync.rebase(report.carried_from_offset, caughtUp);
           replicaNote = caughtUp ? "forgotten rows deleted; continuing" : "resyncing from the start";
         } else {
           replicaNote = "off";
         }
         embedder?.rescan();
         holesSinceMs = undefined;
-        log.info(`erased ${report.erased} forgotten memories (${why}): journal ${report.journal_bytes_before} -> ${report.journal_bytes_after} bytes, ${report.receipts.dropped} receipts dropped, ${report.receipts.masked} masked; replica ${replicaNote}`);
+        log.info(`erased ${report.erased} forgotten memories (${why}) in ${report.ms} ms, longest pause ${report.longest_pause_ms} ms: journal ${report.journal_bytes_before} -> ${report.journal_bytes_after} bytes, ${report.receipts.dropped} receipts dropped, ${report.receipts.masked} masked; replica ${replicaNote}`);
         return { ...report, replica: replicaNote };
     })();
     purging = run;

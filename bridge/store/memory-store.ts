@@ -55,6 +55,37 @@ export interface CompactReport {
   journal_bytes_after: number;
   receipts: AuditPurge;
   ms: number;
+  /**
+   * Where the time went: finding what was forgotten, writing the new journal with the state it loads
+   * into, the switch (carrying over what was written meanwhile, the rename), the receipts, the checkpoint
+   * (compact() only).
+   */
+  phases_ms: { scan: number; write: number; reload: number; receipts: number; checkpoint: number };
+  /** Where the entries carried over from the old journal (written during the compaction) begin in the new one. */
+  carried_from_offset: number;
+  /** compactInBackground(): the longest stretch the store could not serve. */
+  longest_pause_ms?: number;
+}
+
+/** Buffers the draft journal's lines and writes them in chunks of about 4 MiB. */
+class DraftWriter {
+  private pending: Buffer[] = [];
+  private bytes = 0;
+
+  constructor(private readonly fd: number) {}
+
+  push(line: Buffer): void {
+    this.pending.push(line);
+    this.bytes += line.length;
+    if (this.bytes > 4 * 1024 * 1024) this.flush();
+  }
+
+  flush(): void {
+    const chunk = Buffer.concat(this.pending);
+    this.pending = [];
+    this.bytes = 0;
+    for (let written = 0; written < chunk.length; ) written += fs.writeSync(this.fd, chunk, written);
+  }
 }
 
 export interface RetentionReport {
@@ -80,6 +111,7 @@ export class MemoryStore {
   private readonly defaults: RecordDefaults;
   private readonly checkpointOnCloseBytes: number;
   private readonly bm25Params: StoreOptions["bm25"];
+  private compactionRunning = false;
 
   private constructor(
     readonly dataDir: string,
@@ -152,6 +184,8 @@ export class MemoryStore {
    * newest one already covers the whole journal. The bridge calls it on shutdown and every so many bytes.
    */
   checkpoint(): CheckpointWritten | { offset: number; entries: number; unchanged: true } {
+    // The switch removes every checkpoint: one taken meanwhile would be lost work (the bridge waits).
+    if (this.compactionRunning) throw new DreamError("INTERNAL", "a checkpoint was asked for during a compaction; it is taken after");
     const offset = this.journal.endOffset;
     const { state } = this;
     if (offset === this.checkpointOffset) return { offset, entries: state.entries, unchanged: true };
@@ -181,47 +215,165 @@ export class MemoryStore {
   }
 
   /**
-   * Erases forgotten memories: rewrites the journal with only what is live (each memory as one add,
-   * its other vectors as embeds, quarantine kept), drops the checkpoint that may hold older text,
-   * cleans the receipts, then reloads and checkpoints. Crash-safe: the new journal is written whole
-   * and fsync'd under another name, the old checkpoint is removed, and one rename makes the new
-   * journal current, so a kill at any point leaves the old journal or the new one, never a mix.
+   * Erases forgotten memories at once, the store blocked throughout (the CLI, tests), then checkpoints.
+   * The steps are compaction()'s; compactInBackground() runs the same ones while the store serves.
    */
   compact(): CompactReport {
+    const steps = this.compaction();
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    const report = step.value;
     const started = performance.now();
-    const journalPath = this.journal.filePath;
-    const before = this.journal.endOffset;
-    const { ids: forgottenIds, texts: forgottenTexts } = this.forgottenInJournal(journalPath, before);
-    const draft = `${journalPath}.compact`;
-    fs.rmSync(draft, { force: true });
-    this.writeLiveJournal(draft);
-    fs.rmSync(path.join(this.dataDir, "checkpoint"), { recursive: true, force: true });
-    syncDirectory(this.dataDir);
-    renameWithRetry(draft, journalPath);
-    syncDirectory(this.dataDir);
-    this.journal.close();
-    const state = new MemoryState(this.state.nowMs, this.bm25Params, undefined);
-    const { journal, report } = Journal.open(journalPath, (entry) => state.apply(entry));
-    this.state = state;
-    this.journal = journal;
-    this.replayReport = report;
-    this.checkpointOffset = 0;
-    this.openReport = { checkpointOffset: 0, checkpointReason: "the journal was compacted", openMs: this.openReport.openMs };
-    const receipts = this.audit.purge(forgottenIds, forgottenTexts);
-    // A cut-off tail kept aside may hold a forgotten memory too.
-    for (const name of fs.readdirSync(this.dataDir)) {
-      if (/^journal\.jsonl\.tail-\d+\.bad$/.test(name)) fs.rmSync(path.join(this.dataDir, name), { force: true });
-    }
     this.checkpoint();
-    for (const listener of this.commitListeners) listener();
-    return { erased: forgottenIds.size, journal_bytes_before: before, journal_bytes_after: this.journal.endOffset, receipts, ms: Math.round(performance.now() - started) };
+    report.phases_ms.checkpoint = Math.round(performance.now() - started);
+    report.ms += report.phases_ms.checkpoint;
+    return report;
   }
 
-  private forgottenInJournal(journalPath: string, end: number): { ids: Set<string>; texts: string[] } {
+  /**
+   * The same erasure while searches and writes go on: the new journal, and the state it loads into,
+   * are built in slices of about `sliceMs` with the event loop free between them; what is written
+   * meanwhile lands in the old journal and is carried over at the switch, the one step that blocks.
+   * No checkpoint is written here (the bridge takes one at its next quiet moment, as for any journal
+   * growth); until then a restart replays the compacted journal. One compaction at a time.
+   */
+  async compactInBackground(sliceMs = 20): Promise<CompactReport> {
+    const steps = this.compaction();
+    let longest = 0;
+    let sliceStart = performance.now();
+    for (;;) {
+      const step = steps.next();
+      const now = performance.now();
+      if (step.done) {
+        step.value.longest_pause_ms = Math.max(longest, Math.round(now - sliceStart));
+        return step.value;
+      }
+      if (now - sliceStart < sliceMs) continue;
+      longest = Math.max(longest, Math.round(now - sliceStart));
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+
+  /** True while a compaction is under way (checkpoints wait for it). */
+  get compacting(): boolean {
+    return this.compactionRunning;
+  }
+
+  /**
+   * Compaction, as steps (each yield is a point where other work may run): finds what the journal
+   * holds of forgotten memories, writes every live memory (one add with a vector inline, other vectors
+   * as embeds, quarantine kept) to a new journal under another name while applying the same entries to
+   * a fresh state, then at the switch copies and applies the entries written meanwhile, removes the
+   * checkpoint that may hold older text, renames the new journal into place (fsync'd before and after,
+   * so a kill at any point leaves the old journal or the new one, never a mix), adopts the new state
+   * and cleans the receipts.
+   */
+  private *compaction(): Generator<void, CompactReport> {
+    if (this.compactionRunning) throw new DreamError("INTERNAL", "a compaction is already running; callers wait for it (one at a time)");
+    this.compactionRunning = true;
+    try {
+      const started = performance.now();
+      let mark = started;
+      const lap = () => {
+        const now = performance.now();
+        const ms = Math.round(now - mark);
+        mark = now;
+        return ms;
+      };
+      const journalPath = this.journal.filePath;
+      const before = this.journal.endOffset;
+      // What the new journal is written from: the memories as they are now. One forgotten while the
+      // draft is written is left out (its forget, carried over, is then a no-op).
+      const records = this.state.records.slice();
+      const spaces = this.state.vectors.list();
+      const forgotten = yield* this.forgottenInJournal(journalPath, before);
+      const scan = lap();
+      const next = new MemoryState(this.state.nowMs, this.bm25Params, undefined);
+      const draft = `${journalPath}.compact`;
+      fs.rmSync(draft, { force: true });
+      const fd = fs.openSync(draft, "wx", 0o600);
+      let tailFrom = before;
+      const phases = { scan, write: 0, reload: 0, receipts: 0, checkpoint: 0 };
+      let carriedFrom = 0;
+      try {
+        const writer = new DraftWriter(fd);
+        writer.push(encodeLine({ op: "header", format: JOURNAL_FORMAT, version: JOURNAL_VERSION }));
+        let sinceYield = 0;
+        for (const entry of this.liveEntries(records, spaces)) {
+          writer.push(encodeLine(entry));
+          next.apply(entry);
+          if (++sinceYield === 64) {
+            sinceYield = 0;
+            yield;
+          }
+        }
+        writer.flush();
+        fs.fsyncSync(fd);
+        carriedFrom = fs.fstatSync(fd).size;
+        phases.write = lap();
+        // The switch: nothing below yields. Entries appended since `before` are carried over as they are.
+        const end = this.journal.endOffset;
+        while (tailFrom < end) {
+          const { entries, endOffset } = readEntriesFrom(journalPath, tailFrom, 8 * 1024 * 1024);
+          if (endOffset === tailFrom) break;
+          for (const entry of entries) {
+            writer.push(encodeLine(entry));
+            next.apply(entry);
+          }
+          tailFrom = endOffset;
+        }
+        writer.flush();
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      for (let doc = 0; doc < records.length; doc++) {
+        const record = records[doc];
+        if (record && !this.state.records[doc] && !forgotten.ids.has(record.id)) {
+          forgotten.ids.add(record.id);
+          forgotten.texts.push(record.text);
+        }
+      }
+      fs.rmSync(path.join(this.dataDir, "checkpoint"), { recursive: true, force: true });
+      syncDirectory(this.dataDir);
+      renameWithRetry(draft, journalPath);
+      syncDirectory(this.dataDir);
+      this.journal.close();
+      const { journal, report } = Journal.open(journalPath, () => undefined, { fromOffset: fs.statSync(journalPath).size });
+      this.state = next;
+      this.journal = journal;
+      this.replayReport = { ...report, entries: next.entries };
+      this.checkpointOffset = 0;
+      this.openReport = { checkpointOffset: 0, checkpointReason: "the journal was compacted", openMs: this.openReport.openMs };
+      phases.reload = lap();
+      const receipts = this.audit.purge(forgotten.ids, forgotten.texts);
+      // A cut-off tail kept aside may hold a forgotten memory too.
+      for (const name of fs.readdirSync(this.dataDir)) {
+        if (/^journal\.jsonl\.tail-\d+\.bad$/.test(name)) fs.rmSync(path.join(this.dataDir, name), { force: true });
+      }
+      phases.receipts = lap();
+      for (const listener of this.commitListeners) listener();
+      return {
+        erased: forgotten.ids.size,
+        journal_bytes_before: before,
+        journal_bytes_after: this.journal.endOffset,
+        receipts,
+        ms: Math.round(performance.now() - started),
+        phases_ms: phases,
+        carried_from_offset: carriedFrom,
+      };
+    } finally {
+      this.compactionRunning = false;
+    }
+  }
+
+  /** Ids and texts of memories the journal's first `end` bytes hold that are no longer live. */
+  private *forgottenInJournal(journalPath: string, end: number): Generator<void, { ids: Set<string>; texts: string[] }> {
     const ids = new Set<string>();
     const texts: string[] = [];
     for (let offset = 0; offset < end; ) {
-      const { entries, endOffset } = readEntriesFrom(journalPath, offset, 8 * 1024 * 1024);
+      const { entries, endOffset } = readEntriesFrom(journalPath, offset, Math.min(1024 * 1024, end - offset));
       if (endOffset === offset) break;
       for (const entry of entries) {
         const record = entry.op === "add" ? (entry.rec as MemoryRecord | undefined) : undefined;
@@ -231,56 +383,39 @@ export class MemoryStore {
         }
       }
       offset = endOffset;
+      yield;
     }
     return { ids, texts };
   }
 
-  private writeLiveJournal(draft: string): void {
-    const fd = fs.openSync(draft, "wx", 0o600);
-    try {
-      const pending: Buffer[] = [encodeLine({ op: "header", format: JOURNAL_FORMAT, version: JOURNAL_VERSION })];
-      let bytes = pending[0].length;
-      const flush = () => {
-        const chunk = Buffer.concat(pending.splice(0));
-        for (let written = 0; written < chunk.length; ) written += fs.writeSync(fd, chunk, written);
-        bytes = 0;
-      };
-      const push = (entry: JournalEntry) => {
-        const line = encodeLine(entry);
-        pending.push(line);
-        bytes += line.length;
-        if (bytes > 4 * 1024 * 1024) flush();
-      };
-      // Memories in their order, each with one of its vectors inline; a space is first used in the
-      // order the spaces were made (so the reloaded store lists them, newest last, as before), and the
-      // vectors that could not go inline follow as embeds, space by space in that same order.
-      const { records } = this.state;
-      const spaces = this.state.vectors.list();
-      const embeddingOf = (space: (typeof spaces)[number], doc: number): EmbeddingInput | undefined => {
-        const vector = space.contentHashByDoc.get(doc) === records[doc]?.content_hash ? space.index.vectorOf(doc) : undefined;
-        return vector ? { provider: space.provider, model: space.model, vector, modelDigest: space.modelDigest, configHash: space.configHash } : undefined;
-      };
-      let made = 0;
-      const inlined = spaces.map(() => new Set<number>());
+  /**
+   * The journal entries of the live memories: each memory in its order with one of its vectors inline;
+   * a space is first used in the order the spaces were made (so the reloaded store lists them, newest
+   * last, as before), and the vectors that could not go inline follow as embeds, space by space in that
+   * same order. A memory forgotten since `records` was taken is skipped.
+   */
+  private *liveEntries(records: ReadonlyArray<MemoryRecord | undefined>, spaces: ReturnType<VectorSpaces["list"]>): Generator<JournalEntry> {
+    const live = (doc: number) => records[doc] !== undefined && this.state.records[doc] === records[doc];
+    const embeddingOf = (space: (typeof spaces)[number], doc: number): EmbeddingInput | undefined => {
+      const vector = space.contentHashByDoc.get(doc) === records[doc]?.content_hash ? space.index.vectorOf(doc) : undefined;
+      return vector ? { provider: space.provider, model: space.model, vector, modelDigest: space.modelDigest, configHash: space.configHash } : undefined;
+    };
+    let made = 0;
+    const inlined = spaces.map(() => new Set<number>());
+    for (let doc = 0; doc < records.length; doc++) {
+      if (!live(doc)) continue;
+      let chosen = -1;
+      for (let i = 0; i < made && chosen < 0; i++) if (embeddingOf(spaces[i], doc)) chosen = i;
+      if (chosen < 0 && made < spaces.length && embeddingOf(spaces[made], doc)) chosen = made++;
+      if (chosen >= 0) inlined[chosen].add(doc);
+      yield encodeAdd(records[doc]!, chosen >= 0 ? embeddingOf(spaces[chosen], doc) : undefined);
+    }
+    for (let i = 0; i < spaces.length; i++) {
       for (let doc = 0; doc < records.length; doc++) {
-        const record = records[doc];
-        if (!record) continue;
-        let chosen = -1;
-        for (let i = 0; i < made && chosen < 0; i++) if (embeddingOf(spaces[i], doc)) chosen = i;
-        if (chosen < 0 && made < spaces.length && embeddingOf(spaces[made], doc)) chosen = made++;
-        if (chosen >= 0) inlined[chosen].add(doc);
-        push(encodeAdd(record, chosen >= 0 ? embeddingOf(spaces[chosen], doc) : undefined));
+        if (inlined[i].has(doc) || !live(doc)) continue;
+        const embedding = embeddingOf(spaces[i], doc);
+        if (embedding) yield encodeEmbed(records[doc]!.id, records[doc]!.content_hash, embedding);
       }
-      spaces.forEach((space, i) => {
-        for (let doc = 0; doc < records.length; doc++) {
-          const embedding = inlined[i].has(doc) ? undefined : embeddingOf(space, doc);
-          if (embedding) push(encodeEmbed(records[doc]!.id, records[doc]!.content_hash, embedding));
-        }
-      });
-      flush();
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
     }
   }
 

@@ -41,6 +41,46 @@ describe("a bridge on an external Chroma", () => {
     }
   });
 
+  it("erases a forgotten memory while writes go on, and the replica follows: deleted, and every write made meanwhile arrives", async () => {
+    const dataDir = tempDir("bridge-ext-purge-");
+    const bridge = await serveBridge(dataDir, ["--chroma-url", external.url]);
+    const vector = (i: number) => ({ provider: "test", model: "ext-purge", vector: [1, (i % 17) + 1, i % 5] });
+    try {
+      const records = Array.from({ length: 6000 }, (_, i) => ({ id: `p-${i}`, text: `garden note ${i}`, source_type: "user_message", embedding: vector(i) }));
+      for (let i = 0; i < records.length; i += 1000) await bridge.client.call("import", { records: records.slice(i, i + 1000) });
+      await bridge.client.call("add", { id: "gone", text: "the old door code was 2231, never again", source_type: "user_message", embedding: vector(1) });
+      await waitForReplica(bridge.client);
+      await bridge.client.call("forget", { id: "gone" });
+      const purge = bridge.client.call<{ erased: number; replica: string; journal_bytes_after: number; carried_from_offset: number }>("purge");
+      let done = false;
+      void purge.finally(() => (done = true));
+      // Written while the journal is rewritten, at the pace of a conversation's capture: carried into
+      // the new journal, then into Chroma.
+      let during = 0;
+      while (!done) {
+        await bridge.client.call("add", { id: `during-${during}`, text: `written during the purge ${during}`, source_type: "user_message", embedding: vector(during++) });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const report = await purge;
+      expect(report).toMatchObject({ erased: 1, replica: "forgotten rows deleted; continuing" });
+      expect(report.journal_bytes_after).toBeGreaterThan(report.carried_from_offset); // something was carried over
+      await bridge.client.call("add", { id: "after", text: "written after the purge", source_type: "user_message", embedding: vector(7) });
+      await waitForReplica(bridge.client);
+      const chroma = new ChromaCollections({ url: external.url });
+      const name = chroma.collectionName({ provider: "test", model: "ext-purge", dim: 3 });
+      const ids = await chroma.listIds(name, { limit: 10_000, offset: 0 });
+      expect(ids).not.toContain("gone");
+      expect(ids.filter((id) => id.startsWith("during-")).sort()).toEqual(Array.from({ length: during }, (_, i) => `during-${i}`).sort());
+      expect(ids).toContain("after");
+      expect(ids.length).toBe(6000 + during + 1);
+      // The cursor was moved to where the carried-over writes begin, not back to the start.
+      expect(fs.readFileSync(path.join(dataDir, "bridge.log"), "utf8")).not.toMatch(/resyncing from the start/);
+    } finally {
+      await bridge.client.call("shutdown", {});
+      await bridge.exited;
+    }
+  }, 120_000);
+
   it("acknowledges writes and still shuts down promptly when the configured Chroma is unreachable", async () => {
     const dataDir = tempDir("bridge-ext-down-");
     const bridge = await serveBridge(dataDir, ["--chroma-url", "http://127.0.0.1:9"]);

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { MemoryStore } from "../../bridge/store/memory-store";
 import { parseSearchRequest } from "../../bridge/store/search-request";
-import { copyDataDir, observe, openAt, touchEarlier, writeHistory } from "../store/checkpoint-fixtures";
+import { copyDataDir, observe, openAt, RECORDS, touchEarlier, writeHistory } from "../store/checkpoint-fixtures";
 import { runWithCrashAt } from "../store/crash-injection";
 import { tempDir } from "../store/helpers";
 import { filesHolding } from "./files-holding";
@@ -78,6 +78,68 @@ describe("compaction", () => {
     expect(fs.readFileSync(path.join(dataDir, "audit.jsonl"), "utf8")).toContain('"query":"umbrella"');
     store.close();
     expect(filesHolding(dataDir, "PIN is 4711")).toEqual([]);
+  });
+
+  it("runs in the background: writes, forgets and searches meanwhile are served, carried over, and the same as without it", async () => {
+    const { dataDir, store } = storeWithHistory();
+    // Enough memories for the compaction to take many steps (it yields every few dozen entries).
+    store.importRecords(Array.from({ length: 1000 }, (_, i) => ({ id: `bulk-${i}`, text: `bulk note ${i} about the shed`, source_type: "user_message", scope: i % 2 ? "global" : "project:alpha" })));
+    for (let i = 0; i < 1000; i += 9) store.forget(`bulk-${i}`);
+    store.close();
+    const base = copyDataDir(dataDir);
+    const live = openAt(copyDataDir(base), { checkpointOnCloseBytes: Infinity });
+    const forgottenBefore = live.forgottenNotErased;
+    // One operation per turn of the event loop while the compaction runs; replayed afterwards on a
+    // copy that was never compacted, which must look the same.
+    const operations: Array<(store: MemoryStore) => void> = [];
+    const opAt = (k: number): ((store: MemoryStore) => void) => {
+      const id = `m-${(k * 7) % 200}`;
+      switch (k % 5) {
+        case 0:
+          return (s) => s.importRecords([RECORDS[200 + ((k / 5) % 60)]]);
+        case 1:
+          return (s) => void (s.get(id) && s.forget(id));
+        case 2:
+          return (s) => void (s.get(id) && s.quarantine(id, `during ${k}`));
+        case 3:
+          return (s) => void (s.get(id)?.quarantine && s.release(id));
+        default:
+          return (s) => void s.search(parseSearchRequest({ query: String(RECORDS[k % 200].text).slice(0, 20) }));
+      }
+    };
+    let finished = false;
+    const compaction = live.compactInBackground(0).finally(() => (finished = true));
+    while (!finished) {
+      const op = opAt(operations.length);
+      op(live);
+      operations.push(op);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const report = await compaction;
+    expect(operations.length).toBeGreaterThan(10); // it yielded: the store served while it ran
+    // What was forgotten before, and what was forgotten meanwhile before it was written out.
+    expect(report.erased).toBeGreaterThanOrEqual(forgottenBefore);
+    expect(report.erased - forgottenBefore).toBeLessThanOrEqual(operations.filter((_, k) => k % 5 === 1).length);
+    expect(report.longest_pause_ms).toBeGreaterThanOrEqual(0);
+    expect(report.carried_from_offset).toBeLessThanOrEqual(report.journal_bytes_after);
+
+    const reference = openAt(copyDataDir(base), { checkpointOnCloseBytes: Infinity });
+    for (const op of operations) op(reference);
+    const expected = seen(reference);
+    reference.close();
+    expect(seen(live)).toEqual(expected);
+    live.close();
+    const reopened = openAt(copyDataDir(live.dataDir, { withCheckpoint: false }));
+    expect(seen(reopened)).toEqual(expected);
+    // Forgotten during the compaction: left out of the new journal, or (forgotten after it was written)
+    // counted for the next erasure, which takes it out.
+    const forgottenDuring = operations.map((_, k) => k).filter((k) => k % 5 === 1).map((k) => `m-${(k * 7) % 200}`);
+    reopened.compact();
+    expect(reopened.forgottenNotErased).toBe(0);
+    expect(seen(reopened)).toEqual(expected);
+    reopened.close();
+    const journal = fs.readFileSync(path.join(reopened.dataDir, "journal.jsonl"), "utf8");
+    for (const id of forgottenDuring) if (!reference.get(id)) expect(journal).not.toContain(`"id":"${id}"`);
   });
 
   it("crashed at any file operation leaves the old journal or the new one, whole, and the same memories", () => {
