@@ -1,6 +1,6 @@
-// Carries the plugin's embedding settings into the bridge's own config file (bridge-config.json),
-// keeping the sections the plugin does not own (Chroma). Written atomically, only when different,
-// so an unchanged setting never restarts the bridge or re-embeds anything.
+// Carries the plugin's embedding and privacy settings into the bridge's own config file
+// (bridge-config.json), keeping the sections the plugin does not own (Chroma). Written atomically,
+// only when different, so an unchanged setting never restarts the bridge or re-embeds anything.
 import fs from "node:fs";
 import path from "node:path";
 import { CONFIG_FILE, parseBridgeConfig } from "../bridge/server/bridge-config";
@@ -19,13 +19,20 @@ export function embeddingSection(embedding: PluginConfig["embedding"]): Json {
   return section;
 }
 
-/** Writes the embedding section if it differs from the file's; returns whether it changed. */
-export function syncBridgeConfig(dataDir: string, embedding: PluginConfig["embedding"]): boolean {
+/** The sections of bridge-config.json the plugin owns: what the bridge reads of its settings at start. */
+export function bridgeSections(config: Pick<PluginConfig, "embedding" | "privacy">): { embedding: Json; privacy: Json } {
+  // The privacy section has the bridge's shape already (plugin/config.ts validates it as the bridge does).
+  return { embedding: embeddingSection(config.embedding), privacy: { ...config.privacy } };
+}
+
+/** Writes the embedding and privacy sections if either differs from the file's; returns whether it changed. */
+export function syncBridgeConfig(dataDir: string, config: Pick<PluginConfig, "embedding" | "privacy">): boolean {
   const file = path.join(dataDir, CONFIG_FILE);
   const current = readJson(file);
-  const wanted = embeddingSection(embedding);
-  if (JSON.stringify(current.embedding ?? null) === JSON.stringify(wanted)) return false;
-  const next = { ...current, embedding: wanted };
+  const wanted = bridgeSections(config);
+  const same = (Object.keys(wanted) as Array<keyof typeof wanted>).every((key) => JSON.stringify(current[key] ?? null) === JSON.stringify(wanted[key]));
+  if (same) return false;
+  const next = { ...current, ...wanted };
   parseBridgeConfig(next, file, dataDir); // the bridge would refuse it: say so here, write nothing
   fs.mkdirSync(dataDir, { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;

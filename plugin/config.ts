@@ -1,6 +1,8 @@
 // The plugin's settings: the one place defaults live, and their validation at the edge. `Config` is a
 // Standard Schema (what Cordis calls to validate a row's `config`), so a bad value fails the load
 // with its path; nothing falls back to a default quietly. No schema library is bundled for this.
+import { defaultPrivacy, DEFAULT_PRIVACY, PRIVACY_LIMITS, type PrivacyConfig, type RetentionLimits } from "../bridge/server/bridge-config";
+import { validateScope } from "../bridge/store/records";
 import { estimateTokens } from "./recall/token-count";
 
 export type EmbeddingProvider = "local" | "openai_compatible" | "off";
@@ -32,6 +34,8 @@ export interface PluginConfig {
   };
   /** Hard constraints, always injected ahead of retrieved memories; at most 2,000 tokens in all. */
   anchors: string[];
+  /** Carried as it is into bridge-config.json's `privacy` section (the bridge's shape and defaults). */
+  privacy: PrivacyConfig;
 }
 
 export const ANCHOR_TOKEN_CAP = 2000;
@@ -43,6 +47,7 @@ export const DEFAULT_CONFIG: PluginConfig = {
   embedding: { provider: "local", model: "", baseUrl: "", apiKeyEnv: "DSH_DREAM_EMBEDDING_API_KEY", reembedOnDimensionMismatch: true, mirror: "" },
   recall: { topK: 5, maxTokens: 1200, timeBudgetMs: 1500 },
   anchors: [],
+  privacy: defaultPrivacy(),
 };
 
 export interface ConfigIssue {
@@ -63,7 +68,7 @@ type Rec = Record<string, unknown>;
 export function validateConfig(raw: unknown): { value: PluginConfig } | { issues: ConfigIssue[] } {
   const issues: ConfigIssue[] = [];
   const check = new Checker(issues);
-  const root = check.object(raw ?? {}, [], ["enabled", "holographic", "dataDir", "embedding", "recall", "anchors"]);
+  const root = check.object(raw ?? {}, [], ["enabled", "holographic", "dataDir", "embedding", "recall", "anchors", "privacy"]);
   const embedding = check.object(root.embedding === undefined ? {} : root.embedding, ["embedding"], ["provider", "model", "baseUrl", "apiKeyEnv", "reembedOnDimensionMismatch", "mirror"]);
   const recall = check.object(root.recall === undefined ? {} : root.recall, ["recall"], ["topK", "maxTokens", "timeBudgetMs"]);
   const d = DEFAULT_CONFIG;
@@ -85,6 +90,7 @@ export function validateConfig(raw: unknown): { value: PluginConfig } | { issues
       timeBudgetMs: check.int(recall.timeBudgetMs, ["recall", "timeBudgetMs"], 50, 30_000, d.recall.timeBudgetMs),
     },
     anchors: check.stringList(root.anchors, ["anchors"], [...d.anchors]),
+    privacy: checkPrivacy(check, root.privacy),
   };
   checkEmbedding(value.embedding, issues);
   const anchorTokens = value.anchors.reduce((sum, a) => sum + estimateTokens(a), 0);
@@ -92,6 +98,40 @@ export function validateConfig(raw: unknown): { value: PluginConfig } | { issues
     issues.push({ path: ["anchors"], message: `hold about ${anchorTokens} tokens; anchors are capped at ${ANCHOR_TOKEN_CAP} tokens in all — shorten or remove some` });
   }
   return issues.length > 0 ? { issues } : { value };
+}
+
+function checkPrivacy(check: Checker, raw: unknown): PrivacyConfig {
+  const d = DEFAULT_PRIVACY;
+  const privacy = check.object(raw === undefined ? {} : raw, ["privacy"], ["redactSecrets", "retention", "audit"]);
+  const retention = check.object(privacy.retention === undefined ? {} : privacy.retention, ["privacy", "retention"], ["maxAgeDays", "maxMemories", "scopes"]);
+  const audit = check.object(privacy.audit === undefined ? {} : privacy.audit, ["privacy", "audit"], ["keepQueryText", "maxAgeDays", "maxMegabytes"]);
+  const scopes: Record<string, Partial<RetentionLimits>> = {};
+  const scopesPath = ["privacy", "retention", "scopes"];
+  for (const [scope, inner] of Object.entries(check.object(retention.scopes === undefined ? {} : retention.scopes, scopesPath, null))) {
+    if (!check.scope(scope, [...scopesPath, scope])) continue;
+    const limits = check.object(inner, [...scopesPath, scope], ["maxAgeDays", "maxMemories"]);
+    scopes[scope] = {};
+    for (const key of ["maxAgeDays", "maxMemories"] as const) {
+      if (limits[key] !== undefined) scopes[scope][key] = check.int(limits[key], [...scopesPath, scope, key], 0, retentionMax(key), 0);
+    }
+  }
+  return {
+    redactSecrets: check.boolean(privacy.redactSecrets, ["privacy", "redactSecrets"], d.redactSecrets),
+    retention: {
+      maxAgeDays: check.int(retention.maxAgeDays, ["privacy", "retention", "maxAgeDays"], 0, PRIVACY_LIMITS.maxAgeDays, d.retention.maxAgeDays),
+      maxMemories: check.int(retention.maxMemories, ["privacy", "retention", "maxMemories"], 0, PRIVACY_LIMITS.maxMemories, d.retention.maxMemories),
+      scopes,
+    },
+    audit: {
+      keepQueryText: check.boolean(audit.keepQueryText, ["privacy", "audit", "keepQueryText"], d.audit.keepQueryText),
+      maxAgeDays: check.int(audit.maxAgeDays, ["privacy", "audit", "maxAgeDays"], 0, PRIVACY_LIMITS.maxAgeDays, d.audit.maxAgeDays),
+      maxMegabytes: check.int(audit.maxMegabytes, ["privacy", "audit", "maxMegabytes"], 1, PRIVACY_LIMITS.auditMaxMegabytes, d.audit.maxMegabytes),
+    },
+  };
+}
+
+function retentionMax(key: keyof RetentionLimits): number {
+  return key === "maxAgeDays" ? PRIVACY_LIMITS.maxAgeDays : PRIVACY_LIMITS.maxMemories;
 }
 
 function checkEmbedding(embedding: PluginConfig["embedding"], issues: ConfigIssue[]): void {
@@ -156,15 +196,27 @@ export function unwrapVolatile(value: unknown): unknown {
 class Checker {
   constructor(private readonly issues: ConfigIssue[]) {}
 
-  object(value: unknown, path: string[], allowed: string[]): Rec {
+  /** `allowed` null: the keys are data (scope names), checked by the caller. */
+  object(value: unknown, path: string[], allowed: string[] | null): Rec {
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       this.issues.push({ path, message: "must be an object" });
       return {};
     }
     for (const key of Object.keys(value)) {
-      if (!allowed.includes(key)) this.issues.push({ path: [...path, key], message: `is not a known setting; allowed: ${allowed.join(", ")}` });
+      if (allowed && !allowed.includes(key)) this.issues.push({ path: [...path, key], message: `is not a known setting; allowed: ${allowed.join(", ")}` });
     }
     return value as Rec;
+  }
+
+  /** The bridge's own rule for a scope name ("global", "project:<name>"). */
+  scope(name: string, path: string[]): boolean {
+    try {
+      validateScope(name);
+      return true;
+    } catch {
+      this.issues.push({ path, message: `is not a scope: use "global" or "project:<name>" (got ${show(name)})` });
+      return false;
+    }
   }
 
   boolean(value: unknown, path: string[], fallback: boolean): boolean {

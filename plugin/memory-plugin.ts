@@ -6,7 +6,7 @@ import path from "node:path";
 import type { HostContext, HostLogger, ToolDefinition } from "./host-types";
 import type { PluginConfig } from "./config";
 import { BridgeLink } from "./bridge-link";
-import { syncBridgeConfig } from "./bridge-config-sync";
+import { bridgeSections, syncBridgeConfig } from "./bridge-config-sync";
 import { CaptureQueue } from "./capture/capture-queue";
 import { TurnCapture } from "./capture/capture";
 import { TurnBuffer } from "./capture/turn-buffer";
@@ -40,7 +40,7 @@ export function startMemoryPlugin(ctx: HostContext, config: PluginConfig, paths:
     cliPath: paths.cliPath,
     // A key saved from the settings panel reaches the bridge through the variable the config names.
     env: () => withSavedKey(env, settings),
-    prepare: () => syncBridgeConfig(dataDir, settings.effective().embedding),
+    prepare: () => syncBridgeConfig(dataDir, settings.effective()),
   });
   const downloads = new ModelDownloads(dataDir, () => settings.effective().embedding, env, log);
   ctx.effect(() => () => downloads.dispose(), "dsh-dream: model download");
@@ -71,11 +71,11 @@ export function startMemoryPlugin(ctx: HostContext, config: PluginConfig, paths:
   ctx.effect(
     () =>
       settings.onChange(async (next, previous, changed) => {
-        // The mirror only matters to a download: changing it must not restart the bridge.
-        const bridgeSide = ({ mirror: _mirror, ...embedding }: typeof next.embedding) => JSON.stringify(embedding);
-        const embeddingChanged = changed.embeddingApiKey || bridgeSide(next.embedding) !== bridgeSide(previous.embedding);
-        if (embeddingChanged && !(await link.reconfigure())) {
-          log.warn(`the embedding settings changed, but the bridge for ${dataDir} was started outside DSH: restart it (dsh-dream stop) to apply them`);
+        // The bridge reads its settings (and the key, from its environment) only at start: restart it
+        // when what bridge-config.json holds changes. The mirror is not there (it only matters to a download).
+        const bridgeSide = (config: PluginConfig) => JSON.stringify(bridgeSections(config));
+        if ((changed.embeddingApiKey || bridgeSide(next) !== bridgeSide(previous)) && !(await link.reconfigure())) {
+          log.warn(`the memory bridge's settings (embedding or privacy) changed, but the bridge for ${dataDir} was started outside DSH: restart it (dsh-dream stop) to apply them`);
         }
         if (next.enabled && !previous.enabled) warmUp(link, log);
       }),

@@ -1,9 +1,11 @@
-// DSH Settings → DSH-DREAM: the switches, the advanced embedding settings (API key write-only),
-// and save with the errors the routes name per field; the status block sits below.
+// DSH Settings → DSH-DREAM: the switches, the advanced embedding settings (API key write-only), the
+// privacy settings, and save with the errors the routes name per field; the status block sits below.
 import * as React from "react";
 import { callRoute, type SettingsBody } from "./api";
-import { captureMeaning, embeddingFields, formFromSettings, issuesByField, saveBody, type FieldName, type FormState } from "./form";
+import { Field } from "./field";
+import { captureMeaning, duplicateScopeRows, embeddingFields, formFromSettings, issuesByField, saveBody, sectionOf, type FieldName, type FormState } from "./form";
 import type { Translate } from "./i18n";
+import { PrivacySection } from "./privacy-section";
 import { errorText, Folded, StatusBlock } from "./status-block";
 
 const h = React.createElement;
@@ -18,6 +20,7 @@ export function SettingsPanel(props: { t: Translate }): React.ReactElement {
   const [errors, setErrors] = React.useState<Partial<Record<FieldName, string>>>({});
   const [save, setSave] = React.useState<Save>({ state: "idle" });
   const [advancedOpen, setAdvancedOpen] = React.useState<boolean | undefined>(undefined);
+  const [privacyOpen, setPrivacyOpen] = React.useState(false);
   // Bumped by every successful save, so the status below shows what the save changed.
   const [revision, setRevision] = React.useState(0);
 
@@ -44,10 +47,19 @@ export function SettingsPanel(props: { t: Translate }): React.ReactElement {
   const change = (patch: Partial<FormState>) => {
     setForm({ ...current, ...patch });
     setSave({ state: "idle" });
+    // A scope row's errors are held by its position: once a row goes, they would sit on the wrong rows.
+    if (patch.scopeLimits && patch.scopeLimits.length < current.scopeLimits.length) {
+      setErrors(Object.fromEntries(Object.entries(errors).filter(([name]) => !name.startsWith("scope-"))));
+    }
   };
 
   const onSave = async (event: React.FormEvent) => {
     event.preventDefault();
+    if (duplicateScopeRows(current.scopeLimits).length > 0) {
+      setPrivacyOpen(true);
+      setSave({ state: "failed", message: t("scopeDuplicate"), detail: "" });
+      return;
+    }
     setSave({ state: "saving" });
     const result = await callRoute<SettingsBody>("POST", "/settings", saveBody(current));
     if (result.ok) {
@@ -57,21 +69,15 @@ export function SettingsPanel(props: { t: Translate }): React.ReactElement {
       setRevision((n) => n + 1);
       return;
     }
-    const byField = issuesByField(result.issues);
+    const byField = issuesByField(result.issues, current.scopeLimits);
     setErrors(byField);
-    if (Object.keys(byField).some((field) => field !== "enabled" && field !== "holographic" && field !== "form")) setAdvancedOpen(true);
+    const sections = new Set((Object.keys(byField) as FieldName[]).map(sectionOf));
+    if (sections.has("embedding")) setAdvancedOpen(true);
+    if (sections.has("privacy")) setPrivacyOpen(true);
     setSave({ state: "failed", message: errorText(t, result.code, result.message), detail: result.message });
   };
 
-  const field = (name: FieldName, label: string, control: React.ReactElement, hint?: string) =>
-    h(
-      "div",
-      { className: "dshDream_field", "data-field": name, key: name },
-      h("label", { className: "dshDream_label" }, label, control),
-      hint ? h("div", { className: "dshDream_hint" }, hint) : null,
-      // The server's words are English: the English panel shows them; the Chinese one says so in Chinese and folds them.
-      errors[name] ? h("div", { className: "dshDream_error", role: "alert", "data-testid": `dream-error-${name}` }, t.lang === "en" ? errors[name] : h(Folded, { t, text: t("fieldInvalid"), detail: errors[name] })) : null,
-    );
+  const field = (name: FieldName, label: string, control: React.ReactElement, hint?: string) => h(Field, { key: name, t, name, hint, error: errors[name] }, label, control);
   const checkbox = (name: "enabled" | "holographic" | "reembedOnDimensionMismatch") =>
     h("input", { type: "checkbox", "data-testid": `dream-${name}`, checked: current[name], onChange: (e: React.ChangeEvent<HTMLInputElement>) => change({ [name]: e.target.checked }) });
   const text = (name: "model" | "baseUrl" | "mirror", placeholder: string) =>
@@ -140,6 +146,7 @@ export function SettingsPanel(props: { t: Translate }): React.ReactElement {
       }),
       current.provider === "off" ? h("div", { className: "dshDream_hint", "data-testid": "dream-provider-off-hint" }, t("providerOffHint")) : null,
     ),
+    h(PrivacySection, { t, form: current, change, errors, open: privacyOpen, onToggle: setPrivacyOpen }),
     h(
       "div",
       { className: "dshDream_actions" },
@@ -171,6 +178,12 @@ const CSS = `
 .dshDream details.dshDream_detail{border:none;padding:0;margin:2px 0}.dshDream details.dshDream_detail summary{font-weight:400;font-size:12px;color:var(--dsw-alias-label-secondary,#6e6e73)}
 .dshDream details.dshDream_detail pre{white-space:pre-wrap;font-size:12px;margin:4px 0}
 .dshDream button:disabled{opacity:.5;cursor:default}
+.dshDream details h3{font-size:14px;margin:14px 0 4px}
+.dshDream input.dshDream_number{flex:0 0 auto;width:6.5em;min-width:0}
+.dshDream_summaryState{font-weight:400;font-size:12.5px;color:var(--dsw-alias-label-secondary,#6e6e73);margin-left:8px}
+.dshDream_scopes{display:grid;grid-template-columns:minmax(160px,1fr) 9.5em 9.5em max-content;gap:6px 8px;align-items:center;margin:6px 0}.dshDream_scopeHead{align-self:end}
+.dshDream_scopes input[type=text]{min-width:0;width:100%;box-sizing:border-box}
+.dshDream_scopeError{grid-column:1/-1;margin-top:-2px}
 `;
 
 function PanelStyle(): React.ReactElement {

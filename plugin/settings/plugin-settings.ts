@@ -99,12 +99,19 @@ function applySecrets(current: SavedSecrets, patch: unknown): SavedSecrets {
   return next;
 }
 
-/** Objects merge key by key; arrays and scalars replace. */
-export function deepMerge(base: Json, patch: Json): Json {
+/**
+ * Objects whose keys are data, not settings: a patch holding one replaces it whole, so a scope
+ * removed in the panel (which sends every scope it shows) is gone, from the overrides and the row's.
+ */
+const REPLACED_WHOLE = new Set(["privacy.retention.scopes"]);
+
+/** Objects merge key by key (except those in REPLACED_WHOLE); arrays and scalars replace. */
+export function deepMerge(base: Json, patch: Json, at = ""): Json {
   const out: Json = { ...base };
   for (const [key, value] of Object.entries(patch)) {
     const prior = out[key];
-    out[key] = isObject(prior) && isObject(value) ? deepMerge(prior, value) : value;
+    const path = at + key;
+    out[key] = isObject(prior) && isObject(value) && !REPLACED_WHOLE.has(path) ? deepMerge(prior, value, `${path}.`) : value;
   }
   return out;
 }

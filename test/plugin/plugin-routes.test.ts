@@ -88,6 +88,33 @@ describe("the plugin's settings routes on DSH's web server", () => {
     expect(fs.readFileSync(path.join(dataDir, "bridge-config.json"), "utf8")).not.toContain(SECRET);
   });
 
+  it("restarts the bridge it started when a privacy setting is saved, so the next turn is stored under the new setting", async () => {
+    const token = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+    const { webPort } = await host.boot({ enabled: true, holographic: true, embedding: { provider: "off" } }, { webServer: true });
+    await host.createAgent("s-p");
+    await host.turn("s-p", `部署用的令牌是 ${token}。`, [{ text: "好的。" }]);
+    const first = await bridgeClient(dataDir);
+    const before = await first.call<Record<string, any>>("status", {});
+    expect(before.privacy.redact_secrets).toBe(true);
+    const redacted = await waitFor(() => bridgeRecords(first), (r) => r.length === 2);
+    expect(redacted.map((r) => r.text).filter((text) => text.includes("[redacted: github-token]"))).toHaveLength(1);
+    expect(JSON.stringify(redacted)).not.toContain(token);
+
+    const saved = await request(webPort!, "POST", "/_dsh/holo-memory/settings", { settings: { privacy: { redactSecrets: false, retention: { scopes: { "project:demo": { maxAgeDays: 30 } } } } } });
+    expect(saved.status).toBe(200);
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, "bridge-config.json"), "utf8")).privacy).toEqual({
+      redactSecrets: false,
+      retention: { maxAgeDays: 0, maxMemories: 0, scopes: { "project:demo": { maxAgeDays: 30 } } },
+      audit: { keepQueryText: true, maxAgeDays: 0, maxMegabytes: 128 },
+    });
+
+    await host.turn("s-p", `再记一次：${token}`, [{ text: "记住了。" }]);
+    const after = await waitFor(async () => (await bridgeClient(dataDir)).call<Record<string, any>>("status", {}), (s) => s.bridge.pid !== before.bridge.pid);
+    expect(after.privacy.redact_secrets).toBe(false);
+    const records = await waitFor(async () => bridgeRecords(await bridgeClient(dataDir)), (r) => r.length === 4);
+    expect(records.slice(2).map((r) => r.text).filter((text) => text.includes(token))).toHaveLength(1);
+  });
+
   it("starts re-embedding through the route and reports its progress until every memory has a vector", async () => {
     writeTinyModel(path.join(dataDir, "models"), "dream-test/tiny-bert-32", 32);
     const config = { enabled: true, holographic: true, embedding: { provider: "local", model: "dream-test/tiny-bert-32" }, recall: { timeBudgetMs: 8000 } };

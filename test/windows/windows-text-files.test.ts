@@ -91,7 +91,7 @@ describe("config files written by Windows tools", () => {
     const dataDir = tempDir("win-config-");
     fs.writeFileSync(path.join(dataDir, "bridge-config.json"), utf16le(JSON.stringify({ embedding: { provider: "off" } }, null, 2)));
     expect(loadBridgeConfig(dataDir).embedding.provider).toBe("off");
-    expect(syncBridgeConfig(dataDir, { ...DEFAULT_CONFIG.embedding, provider: "local" })).toBe(true);
+    expect(syncBridgeConfig(dataDir, { ...DEFAULT_CONFIG, embedding: { ...DEFAULT_CONFIG.embedding, provider: "local" } })).toBe(true);
     expect(loadBridgeConfig(dataDir).embedding.provider).toBe("local");
   });
 

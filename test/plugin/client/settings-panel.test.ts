@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Page, Response } from "playwright-core";
 import { BridgeClient } from "../../../bridge/client/bridge-client";
+import { DEFAULT_CONFIG } from "../../../plugin/config";
 import { startHub, type Hub } from "../../embed/hub-server";
 import { writeTinyModel } from "../../embed/tiny-model";
 import { tempDir } from "../../store/helpers";
@@ -26,6 +27,22 @@ async function openAdvanced(page: Page): Promise<void> {
   const details = page.getByTestId("dream-advanced");
   if (!(await details.evaluate((el) => (el as unknown as { open: boolean }).open))) await details.locator("summary").click();
   await page.getByTestId("dream-provider").waitFor();
+}
+
+/** Opens the "Privacy and retention" section unless it is open already. */
+async function openPrivacy(page: Page): Promise<void> {
+  const details = page.getByTestId("dream-privacy");
+  if (!(await details.evaluate((el) => (el as unknown as { open: boolean }).open))) await details.locator("summary").click();
+  await page.getByTestId("dream-redactSecrets").waitFor();
+}
+
+/** The settings each save of the page POSTed, in order. */
+function postedSettings(page: Page): Array<Record<string, any>> {
+  const bodies: Array<Record<string, any>> = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && request.url().endsWith("/_dsh/holo-memory/settings")) bodies.push(JSON.parse(request.postData() ?? "null").settings);
+  });
+  return bodies;
 }
 
 async function openPanel(world: PanelWorld, lang = "en"): Promise<Page> {
@@ -129,6 +146,7 @@ describe("the settings panel in DSH's web UI", () => {
       enabled: true,
       holographic: true,
       embedding: { provider: "off", model: "", baseUrl: "", reembedOnDimensionMismatch: false, mirror: "" },
+      privacy: DEFAULT_CONFIG.privacy,
     });
 
     await world.host.createAgent("s-1");
@@ -161,6 +179,112 @@ describe("the settings panel in DSH's web UI", () => {
     await page.getByTestId("dream-settings").waitFor();
     await expect(page.getByTestId("dream-holographic").isChecked()).resolves.toBe(false);
     await expect(page.getByTestId("dream-provider").inputValue()).resolves.toBe("local");
+  });
+
+  it("turns redaction off and sets limits for scopes: the save sends every privacy setting, the route keeps them, and removing a row removes its scope", async () => {
+    world = await startPanelWorld({ enabled: false });
+    const page = await openPanel(world);
+    const posted = postedSettings(page);
+    await expect(page.getByTestId("dream-privacy-state").textContent()).resolves.toBe("secrets are redacted; memories are kept until you forget them");
+    await openPrivacy(page);
+    await expect(page.getByTestId("dream-redactSecrets").isChecked()).resolves.toBe(true);
+    await expect(page.getByTestId("dream-audit-maxMegabytes").inputValue()).resolves.toBe("128");
+    await page.getByTestId("dream-redactSecrets").uncheck();
+    await page.getByTestId("dream-retention-maxAgeDays").fill("365");
+    await page.getByTestId("dream-scope-add").click();
+    await page.getByTestId("dream-scope-0-scope").fill("project:demo");
+    await page.getByTestId("dream-scope-0-maxAgeDays").fill("30");
+    await page.getByTestId("dream-scope-add").click();
+    await page.getByTestId("dream-scope-1-scope").fill("global");
+    await page.getByTestId("dream-scope-1-maxMemories").fill("500");
+    await page.getByTestId("dream-audit-keepQueryText").uncheck();
+    await page.getByTestId("dream-audit-maxAgeDays").fill("90");
+    await page.screenshot({ path: path.join(SHOT_DIR, "settings-privacy-en.png"), fullPage: true });
+    await page.getByTestId("dream-save").click();
+    await page.getByTestId("dream-saved").waitFor();
+
+    const privacy = {
+      redactSecrets: false,
+      retention: { maxAgeDays: 365, maxMemories: 0, scopes: { "project:demo": { maxAgeDays: 30 }, global: { maxMemories: 500 } } },
+      audit: { keepQueryText: false, maxAgeDays: 90, maxMegabytes: 128 },
+    };
+    expect(posted.map((settings) => settings.privacy)).toEqual([privacy]);
+    const saved = () => JSON.parse(fs.readFileSync(path.join(world!.dataDir, "settings.json"), "utf8")).settings.privacy;
+    expect(saved()).toEqual(privacy);
+    // Carried to the bridge's own config at once, though memory is off and no bridge runs.
+    expect(JSON.parse(fs.readFileSync(path.join(world.dataDir, "bridge-config.json"), "utf8")).privacy).toEqual(privacy);
+    await expect(page.getByTestId("dream-privacy-state").textContent()).resolves.toBe("secrets are stored as typed; retention limits are set");
+
+    await page.reload();
+    await page.getByTestId("dream-settings").waitFor();
+    await openPrivacy(page);
+    await expect(page.getByTestId("dream-redactSecrets").isChecked()).resolves.toBe(false);
+    await expect(page.getByTestId("dream-scope-0-scope").inputValue()).resolves.toBe("project:demo");
+    await expect(page.getByTestId("dream-scope-1-maxAgeDays").inputValue()).resolves.toBe("");
+    await page.getByTestId("dream-scope-0-remove").click();
+    await expect(page.getByTestId("dream-scope-0-scope").inputValue()).resolves.toBe("global");
+    await page.getByTestId("dream-save").click();
+    await page.getByTestId("dream-saved").waitFor();
+    expect(saved().retention.scopes).toEqual({ global: { maxMemories: 500 } });
+  });
+
+  it("shows a typed non-number at its field and a scope's bad limit at its row, opening the section; saves nothing, nor two rows for one scope", async () => {
+    world = await startPanelWorld({ enabled: true });
+    const page = await openPanel(world);
+    const posted = postedSettings(page);
+    await openPrivacy(page);
+    await page.getByTestId("dream-scope-add").click();
+    await page.getByTestId("dream-scope-0-scope").fill("project:a.b");
+    await page.getByTestId("dream-scope-add").click();
+    await page.getByTestId("dream-scope-1-scope").fill("project:a.b");
+    // Two rows for one scope: refused in the page, before anything is sent.
+    await page.getByTestId("dream-scope-1-duplicate").waitFor();
+    await page.getByTestId("dream-save").click();
+    await page.getByTestId("dream-save-failed").waitFor();
+    expect(posted).toEqual([]);
+
+    await page.getByTestId("dream-scope-1-scope").fill("projects");
+    await page.getByTestId("dream-scope-0-maxMemories").fill("-3");
+    await page.getByTestId("dream-retention-maxAgeDays").fill("a year");
+    // Folded away while the user looks elsewhere: a refusal opens it again.
+    await page.getByTestId("dream-privacy").locator("summary").click();
+    await page.getByTestId("dream-save").click();
+    await page.getByTestId("dream-error-retention-maxAgeDays").waitFor();
+    await expect(page.getByTestId("dream-privacy").evaluate((el) => (el as unknown as { open: boolean }).open)).resolves.toBe(true);
+    await expect(page.getByTestId("dream-error-retention-maxAgeDays").textContent()).resolves.toBe('must be an integer from 0 to 36500 (got "a year")');
+    await expect(page.getByTestId("dream-error-scope-0-maxMemories").textContent()).resolves.toBe("must be an integer from 0 to 100000000 (got -3)");
+    await expect(page.getByTestId("dream-error-scope-1-scope").textContent()).resolves.toBe('is not a scope: use "global" or "project:<name>" (got "projects")');
+    expect(posted).toHaveLength(1);
+    expect(fs.existsSync(path.join(world.dataDir, "settings.json"))).toBe(false);
+    // In Chinese the server's English words fold under a Chinese sentence, on a row as at a field.
+    await page.getByTestId("lang-zh").click();
+    await waitFor(() => page.getByTestId("dream-error-scope-0-maxMemories").evaluate((el) => el.firstChild?.textContent ?? ""), (text) => text === "该值无效。");
+    // Removing a row takes the rows' errors with it, rather than leaving one on the row that moves up.
+    await page.getByTestId("dream-scope-0-remove").click();
+    await expect(page.getByTestId("dream-scope-0-scope").inputValue()).resolves.toBe("projects");
+    await expect(page.getByTestId("dream-error-scope-0-maxMemories").count()).resolves.toBe(0);
+    await expect(page.getByTestId("dream-error-retention-maxAgeDays").count()).resolves.toBe(1);
+  });
+
+  it("shows the privacy section in Chinese", async () => {
+    world = await startPanelWorld({ enabled: false });
+    const page = await openPanel(world, "zh");
+    await expect(page.getByTestId("dream-privacy").locator("summary").textContent()).resolves.toBe("隐私与保留期限密钥会被遮蔽；记忆会一直保留，直到你删除");
+    await openPrivacy(page);
+    for (const text of ["保存前遮蔽密钥", "保留期限", "为特定范围单独设置", "召回审计日志", "在审计日志中保留召回查询的原文"]) {
+      await page.getByText(text, { exact: true }).waitFor();
+    }
+    const label = (field: string) => page.locator(`[data-field="${field}"] label`).textContent();
+    await expect(label("retention-maxAgeDays")).resolves.toBe("删除超过天的记忆（0 = 一直保留）");
+    await expect(label("retention-maxMemories")).resolves.toBe("每个范围最多保留条记忆（0 = 不限）");
+    await expect(label("audit-maxMegabytes")).resolves.toBe("审计日志大小上限MB");
+    await page.getByTestId("dream-scope-add").click();
+    await page.getByTestId("dream-scope-0-scope").fill("project:demo");
+    await page.getByTestId("dream-scope-0-maxAgeDays").fill("30");
+    await page.screenshot({ path: path.join(SHOT_DIR, "settings-privacy-zh.png"), fullPage: true });
+    await expect(page.getByTestId("dream-scope-0-maxAgeDays").getAttribute("placeholder")).resolves.toBe("同上");
+    await expect(page.getByTestId("dream-scope-0-remove").textContent()).resolves.toBe("移除");
+    await expect(page.getByTestId("dream-retention-erases").textContent()).resolves.toBe("限制通过擦除执行：被遗忘的记忆会从所有保存过它的文件中彻底擦除，而不只是隐藏，且无法恢复。");
   });
 
   it("takes an API key write-only: it never appears in the page or in any response", async () => {

@@ -26,6 +26,17 @@ describe("plugin routes: happy paths", () => {
     expect((await request(h.port, { path: SETTINGS })).body).toEqual({ settings: expected, secrets: NO_KEY });
   });
 
+  it("replaces the per-scope retention limits with those POSTed, so a scope left out is removed, and keeps the result", async () => {
+    const scopes = (body: any) => body.settings.privacy.retention.scopes;
+    const first = await postJson(h.port, SETTINGS, { settings: { privacy: { retention: { maxAgeDays: 90, scopes: { "project:a": { maxAgeDays: 7 }, global: { maxMemories: 500 } } } } } });
+    expect(scopes(first.body)).toEqual({ "project:a": { maxAgeDays: 7 }, global: { maxMemories: 500 } });
+    const second = await postJson(h.port, SETTINGS, { settings: { privacy: { retention: { scopes: { global: { maxMemories: 400 } } } } } });
+    expect(second.status).toBe(200);
+    expect(second.body.settings.privacy.retention).toEqual({ maxAgeDays: 90, maxMemories: 0, scopes: { global: { maxMemories: 400 } } });
+    expect(scopes((await request(h.port, { path: SETTINGS })).body)).toEqual({ global: { maxMemories: 400 } });
+    expect(h.settings.saved.at(-1)!.overrides).toEqual({ privacy: { retention: { maxAgeDays: 90, scopes: { global: { maxMemories: 400 } } } } });
+  });
+
   it("answers GET status with what status() returned", async () => {
     const answer = await request(h.port, { path: STATUS });
     expect(answer.status).toBe(200);

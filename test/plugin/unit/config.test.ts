@@ -1,7 +1,9 @@
+import { DreamError } from "../../../bridge/protocol/errors";
+import { DEFAULT_PRIVACY, parseBridgeConfig, PRIVACY_LIMITS } from "../../../bridge/server/bridge-config";
 import { ANCHOR_TOKEN_CAP, Config, ConfigError, DEFAULT_CONFIG, parseConfig, unwrapVolatile, validateConfig } from "../../../plugin/config";
 import { estimateTokens } from "../../../plugin/recall/token-count";
 
-const ROOT_KEYS = "enabled, holographic, dataDir, embedding, recall, anchors";
+const ROOT_KEYS = "enabled, holographic, dataDir, embedding, recall, anchors, privacy";
 const EMBEDDING_KEYS = "provider, model, baseUrl, apiKeyEnv, reembedOnDimensionMismatch, mirror";
 const RECALL_KEYS = "topK, maxTokens, timeBudgetMs";
 
@@ -160,6 +162,87 @@ describe("validateConfig embedding rules", () => {
 
   it.each(["OPENAI_API_KEY", "_key2", "k", ""])("accepts the apiKeyEnv %j", (apiKeyEnv) => {
     expect(validateConfig({ embedding: { apiKeyEnv } })).toEqual({ value: { ...DEFAULT_CONFIG, embedding: { ...DEFAULT_CONFIG.embedding, apiKeyEnv } } });
+  });
+});
+
+describe("validateConfig privacy", () => {
+  const withPrivacy = (privacy: unknown) => ({ value: { ...DEFAULT_CONFIG, privacy } });
+
+  it("defaults to the bridge's privacy defaults, in a copy of its own", () => {
+    const result = validateConfig({});
+    expect(result).toEqual(withPrivacy(DEFAULT_PRIVACY));
+    const privacy = "value" in result ? result.value.privacy : undefined;
+    expect(privacy?.retention.scopes).not.toBe(DEFAULT_PRIVACY.retention.scopes);
+    expect(DEFAULT_CONFIG.privacy.retention.scopes).not.toBe(DEFAULT_PRIVACY.retention.scopes);
+  });
+
+  it("keeps the given privacy settings and fills the missing siblings; a scope keeps only the limits it names", () => {
+    const raw = { redactSecrets: false, retention: { maxAgeDays: 365, scopes: { "project:x": { maxMemories: 10 }, global: {} } }, audit: { keepQueryText: false } };
+    expect(validateConfig({ privacy: raw })).toEqual(
+      withPrivacy({
+        redactSecrets: false,
+        retention: { maxAgeDays: 365, maxMemories: 0, scopes: { "project:x": { maxMemories: 10 }, global: {} } },
+        audit: { keepQueryText: false, maxAgeDays: 0, maxMegabytes: 128 },
+      }),
+    );
+  });
+
+  it("accepts every limit at both ends of its range", () => {
+    const low = { retention: { maxAgeDays: 0, maxMemories: 0, scopes: { global: { maxAgeDays: 0, maxMemories: 0 } } }, audit: { maxAgeDays: 0, maxMegabytes: 1 } };
+    const high = {
+      retention: { maxAgeDays: PRIVACY_LIMITS.maxAgeDays, maxMemories: PRIVACY_LIMITS.maxMemories, scopes: { global: { maxAgeDays: PRIVACY_LIMITS.maxAgeDays, maxMemories: PRIVACY_LIMITS.maxMemories } } },
+      audit: { maxAgeDays: PRIVACY_LIMITS.maxAgeDays, maxMegabytes: PRIVACY_LIMITS.auditMaxMegabytes },
+    };
+    for (const raw of [low, high]) expect("value" in validateConfig({ privacy: raw })).toBe(true);
+  });
+
+  it("reports unknown keys at every level of privacy with their full path", () => {
+    const result = validateConfig({ privacy: { redact: true, retention: { days: 3, scopes: { "project:x": { maxAgeDays: 1, ttl: 2 } } }, audit: { keep: true } } });
+    expect(result).toEqual({
+      issues: [
+        { path: ["privacy", "redact"], message: "is not a known setting; allowed: redactSecrets, retention, audit" },
+        { path: ["privacy", "retention", "days"], message: "is not a known setting; allowed: maxAgeDays, maxMemories, scopes" },
+        { path: ["privacy", "audit", "keep"], message: "is not a known setting; allowed: keepQueryText, maxAgeDays, maxMegabytes" },
+        { path: ["privacy", "retention", "scopes", "project:x", "ttl"], message: "is not a known setting; allowed: maxAgeDays, maxMemories" },
+      ],
+    });
+  });
+
+  it.each([
+    [{ redactSecrets: "no" }, ["privacy", "redactSecrets"], 'must be true or false (got "no")'],
+    [{ retention: { maxAgeDays: -1 } }, ["privacy", "retention", "maxAgeDays"], "must be an integer from 0 to 36500 (got -1)"],
+    [{ retention: { maxAgeDays: 36_501 } }, ["privacy", "retention", "maxAgeDays"], "must be an integer from 0 to 36500 (got 36501)"],
+    [{ retention: { maxAgeDays: "30" } }, ["privacy", "retention", "maxAgeDays"], 'must be an integer from 0 to 36500 (got "30")'],
+    [{ retention: { maxMemories: 1.5 } }, ["privacy", "retention", "maxMemories"], "must be an integer from 0 to 100000000 (got 1.5)"],
+    [{ retention: { scopes: [] } }, ["privacy", "retention", "scopes"], "must be an object"],
+    [{ retention: { scopes: { project: { maxAgeDays: 1 } } } }, ["privacy", "retention", "scopes", "project"], 'is not a scope: use "global" or "project:<name>" (got "project")'],
+    [{ retention: { scopes: { "project:x": 30 } } }, ["privacy", "retention", "scopes", "project:x"], "must be an object"],
+    [{ retention: { scopes: { "project:x": { maxAgeDays: "abc" } } } }, ["privacy", "retention", "scopes", "project:x", "maxAgeDays"], 'must be an integer from 0 to 36500 (got "abc")'],
+    [{ retention: { scopes: { "project:a.b": { maxMemories: null } } } }, ["privacy", "retention", "scopes", "project:a.b", "maxMemories"], "must be an integer from 0 to 100000000 (got null)"],
+    [{ audit: { keepQueryText: 0 } }, ["privacy", "audit", "keepQueryText"], "must be true or false (got 0)"],
+    [{ audit: { maxMegabytes: 0 } }, ["privacy", "audit", "maxMegabytes"], "must be an integer from 1 to 100000 (got 0)"],
+    [{ audit: "off" }, ["privacy", "audit"], "must be an object"],
+  ])("refuses privacy %j with one issue at %j", (privacy, path, message) => {
+    expect(validateConfig({ privacy })).toEqual({ issues: [{ path, message }] });
+  });
+
+  it.each([
+    ["defaults", {}],
+    ["every field", { redactSecrets: false, retention: { maxAgeDays: 90, maxMemories: 5000, scopes: { "project:a.b": { maxAgeDays: 7 }, global: { maxMemories: 100 } } }, audit: { keepQueryText: false, maxAgeDays: 30, maxMegabytes: 16 } }],
+    ["a bad scope name", { retention: { scopes: { "project:": {} } } }],
+    ["a bad scope limit", { retention: { scopes: { global: { maxMemories: -5 } } } }],
+    ["a bad audit size", { audit: { maxMegabytes: 100_001 } }],
+    ["an unknown key", { retention: { keepDays: 3 } }],
+  ])("agrees with the bridge's own reading of bridge-config.json on %s", (_label, privacy) => {
+    const plugin = validateConfig({ privacy });
+    let bridge: { privacy: unknown } | { field: unknown };
+    try {
+      bridge = { privacy: parseBridgeConfig({ privacy }, "bridge-config.json", "/data").privacy };
+    } catch (error) {
+      bridge = { field: (error as DreamError).field };
+    }
+    if ("value" in plugin) expect(bridge).toEqual({ privacy: plugin.value.privacy });
+    else expect(bridge).toEqual({ field: plugin.issues[0]!.path.join(".") });
   });
 });
 
