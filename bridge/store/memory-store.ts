@@ -277,10 +277,10 @@ export class MemoryStore {
    * Compaction, as steps (each yield is a point where other work may run): finds what the journal
    * holds of forgotten memories, writes every live memory (one add with a vector inline, other vectors
    * as embeds, quarantine kept) to a new journal under another name while applying the same entries to
-   * a fresh state, then at the switch copies and applies the entries written meanwhile, removes the
-   * checkpoint that may hold older text, renames the new journal into place (fsync'd before and after,
-   * so a kill at any point leaves the old journal or the new one, never a mix), adopts the new state
-   * and cleans the receipts.
+   * a fresh state, removes the checkpoint that may hold older text, then at the switch copies and
+   * applies the entries written meanwhile, renames the new journal into place (fsync'd before and
+   * after, so a kill at any point leaves the old journal or the new one, never a mix), adopts the new
+   * state and cleans the receipts.
    */
   private *compaction(): Generator<void, CompactReport> {
     if (this.compactionRunning) throw new DreamError("INTERNAL", "a compaction is already running; callers wait for it (one at a time)");
@@ -327,6 +327,11 @@ export class MemoryStore {
         fs.fsyncSync(fd);
         yield;
         carriedFrom = fs.fstatSync(fd).size;
+        // The checkpoint may hold older text; it goes before the new journal is put in place (a crash
+        // from here on reopens by replaying the journal, old or new). A step of its own: large files.
+        fs.rmSync(path.join(this.dataDir, "checkpoint"), { recursive: true, force: true });
+        syncDirectory(this.dataDir);
+        yield;
         phases.write = lap();
         // The switch: nothing below yields. Entries appended since `before` are carried over as they are.
         const end = this.journal.endOffset;
@@ -351,8 +356,6 @@ export class MemoryStore {
           forgotten.texts.push(record.text);
         }
       }
-      fs.rmSync(path.join(this.dataDir, "checkpoint"), { recursive: true, force: true });
-      syncDirectory(this.dataDir);
       renameWithRetry(draft, journalPath);
       syncDirectory(this.dataDir);
       this.journal.close();
