@@ -65,7 +65,7 @@ export class AuditLog {
     this.recent.remember(receipt);
     const line = JSON.stringify(this.policy.keepQueryText ? receipt : { ...receipt, query: UNKEPT_QUERY }) + "\n";
     try {
-      if (this.bytes > 0 && this.bytes + line.length > this.rotateBytes) {
+      if (this.bytes > 0 && this.bytes + line.length > this.rotateBytes && !this.holdRotation) {
         renameWithRetry(this.filePath, rotatedPath(this.filePath));
         this.bytes = 0;
       }
@@ -83,22 +83,109 @@ export class AuditLog {
    * message, which capture stores) keeps its ids with the query masked.
    */
   purge(forgottenIds: ReadonlySet<string>, forgottenTexts: readonly string[]): AuditPurge {
+    const steps = this.purgeInSteps(forgottenIds, forgottenTexts);
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    return step.value.finish();
+  }
+
+  /**
+   * purge() for a compaction in the background: the receipts on disk now are checked a few hundred
+   * lines per step, each file's kept lines written to a draft; finish() (at the compaction's switch)
+   * checks the receipts written meanwhile, then puts each draft in place (fsync'd, renamed: a crash
+   * leaves the old file or the new one). The log does not rotate in between.
+   */
+  *purgeInSteps(forgottenIds: ReadonlySet<string>, forgottenTexts: readonly string[]): Generator<void, { finish: () => AuditPurge }> {
     const result: AuditPurge = { dropped: 0, masked: 0 };
-    if (forgottenIds.size === 0) return result;
+    if (forgottenIds.size === 0) return { finish: () => result };
     const texts = forgottenTexts.map((text) => text.trim()).filter((text) => text !== "");
-    this.rewrite((line, receipt) => {
+    const edit = (line: string): string | null => {
       if (namesAny(line, forgottenIds)) {
         result.dropped++;
         return null;
       }
-      const query = receipt?.query.trim() ?? "";
-      if (receipt && query !== "" && texts.some((text) => text.includes(query) || query.includes(text))) {
+      let receipt: Receipt;
+      try {
+        receipt = JSON.parse(line) as Receipt;
+      } catch {
+        return line; // not ours to judge; it names no forgotten id
+      }
+      const query = receipt.query.trim();
+      if (query !== "" && texts.some((text) => text.includes(query) || query.includes(text))) {
         result.masked++;
         return JSON.stringify({ ...receipt, query: PURGED_QUERY });
       }
       return line;
-    });
-    return result;
+    };
+    this.holdRotation = true;
+    const drafts: Array<{ file: string; temp: string; fd: number; from: number }> = [];
+    try {
+      for (const file of [this.filePath, rotatedPath(this.filePath)]) {
+        if (!fs.existsSync(file)) continue;
+        const temp = `${file}.purge.tmp`;
+        const draft = { file, temp, fd: fs.openSync(temp, "w"), from: 0 };
+        drafts.push(draft);
+        const bytes = fs.readFileSync(file);
+        draft.from = bytes.length;
+        const lines = bytes.toString("utf8").split("\n");
+        for (let at = 0; at < lines.length; at += PURGE_LINES_PER_STEP) {
+          writeLines(draft.fd, lines.slice(at, at + PURGE_LINES_PER_STEP), edit);
+          yield;
+        }
+        fs.fsyncSync(draft.fd);
+        yield;
+      }
+    } catch (error) {
+      this.dropDrafts(drafts);
+      throw error;
+    }
+    return {
+      finish: () => {
+        try {
+          for (const draft of drafts) {
+            const size = fs.statSync(draft.file).size;
+            if (size > draft.from) {
+              const fd = fs.openSync(draft.file, "r");
+              const extra = Buffer.alloc(size - draft.from);
+              try {
+                fs.readSync(fd, extra, 0, extra.length, draft.from);
+              } finally {
+                fs.closeSync(fd);
+              }
+              writeLines(draft.fd, extra.toString("utf8").split("\n"), edit);
+            }
+            fs.fsyncSync(draft.fd);
+            fs.closeSync(draft.fd);
+            draft.fd = -1;
+            renameWithRetry(draft.temp, draft.file);
+            if (draft.file === this.filePath) this.bytes = fs.statSync(draft.file).size;
+          }
+        } catch (error) {
+          this.dropDrafts(drafts);
+          throw error;
+        } finally {
+          this.holdRotation = false;
+        }
+        this.reloadRecent();
+        return result;
+      },
+    };
+  }
+
+  private holdRotation = false;
+
+  private dropDrafts(drafts: Array<{ temp: string; fd: number }>): void {
+    this.holdRotation = false;
+    for (const draft of drafts) {
+      if (draft.fd >= 0) fs.closeSync(draft.fd);
+      fs.rmSync(draft.temp, { force: true });
+    }
+  }
+
+  private reloadRecent(): void {
+    // The in-memory history is rebuilt from what is left on disk.
+    this.recent = new ReceiptHistory();
+    for (const receipt of readRecentReceipts(this.filePath)) this.recent.remember(receipt);
   }
 
   /**
@@ -174,10 +261,22 @@ export class AuditLog {
       renameWithRetry(temp, file);
       if (file === this.filePath) this.bytes = Buffer.byteLength(body);
     }
-    // The in-memory history is rebuilt from what is left on disk.
-    this.recent = new ReceiptHistory();
-    for (const receipt of readRecentReceipts(this.filePath)) this.recent.remember(receipt);
+    this.reloadRecent();
   }
+}
+
+const PURGE_LINES_PER_STEP = 200;
+
+function writeLines(fd: number, lines: readonly string[], edit: (line: string) => string | null): void {
+  const kept: string[] = [];
+  for (const line of lines) {
+    if (line.trim() === "") continue;
+    const next = edit(line);
+    if (next !== null) kept.push(next);
+  }
+  if (kept.length === 0) return;
+  const chunk = Buffer.from(kept.join("\n") + "\n");
+  for (let written = 0; written < chunk.length; ) written += fs.writeSync(fd, chunk, written);
 }
 
 const STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;

@@ -297,7 +297,8 @@ export class MemoryStore {
       const journalPath = this.journal.filePath;
       const before = this.journal.endOffset;
       // What the new journal is written from: the memories as they are now. One forgotten while the
-      // draft is written is left out (its forget, carried over, is then a no-op).
+      // draft is written is still written (without its vectors, which went with the forget); its forget,
+      // carried over, leaves it for the next erasure, which also cleans the receipts that name it.
       const records = this.state.records.slice();
       const spaces = this.state.vectors.list();
       const forgotten = yield* this.forgottenInJournal(journalPath, before);
@@ -309,6 +310,7 @@ export class MemoryStore {
       let tailFrom = before;
       const phases = { scan, write: 0, reload: 0, receipts: 0, checkpoint: 0 };
       let carriedFrom = 0;
+      let receiptsDraft: { finish: () => AuditPurge } | undefined;
       try {
         const writer = new DraftWriter(fd);
         writer.push(encodeLine({ op: "header", format: JOURNAL_FORMAT, version: JOURNAL_VERSION }));
@@ -327,6 +329,7 @@ export class MemoryStore {
         fs.fsyncSync(fd);
         yield;
         carriedFrom = fs.fstatSync(fd).size;
+        receiptsDraft = yield* this.audit.purgeInSteps(forgotten.ids, forgotten.texts);
         // The checkpoint may hold older text; it goes before the new journal is put in place (a crash
         // from here on reopens by replaying the journal, old or new). A step of its own: large files.
         fs.rmSync(path.join(this.dataDir, "checkpoint"), { recursive: true, force: true });
@@ -349,13 +352,6 @@ export class MemoryStore {
       } finally {
         fs.closeSync(fd);
       }
-      for (let doc = 0; doc < records.length; doc++) {
-        const record = records[doc];
-        if (record && !this.state.records[doc] && !forgotten.ids.has(record.id)) {
-          forgotten.ids.add(record.id);
-          forgotten.texts.push(record.text);
-        }
-      }
       renameWithRetry(draft, journalPath);
       syncDirectory(this.dataDir);
       this.journal.close();
@@ -366,7 +362,7 @@ export class MemoryStore {
       this.checkpointOffset = 0;
       this.openReport = { checkpointOffset: 0, checkpointReason: "the journal was compacted", openMs: this.openReport.openMs };
       phases.reload = lap();
-      const receipts = this.audit.purge(forgotten.ids, forgotten.texts);
+      const receipts = receiptsDraft!.finish();
       // A cut-off tail kept aside may hold a forgotten memory too.
       for (const name of fs.readdirSync(this.dataDir)) {
         if (/^journal\.jsonl\.tail-\d+\.bad$/.test(name)) fs.rmSync(path.join(this.dataDir, name), { force: true });
@@ -411,10 +407,10 @@ export class MemoryStore {
    * The journal entries of the live memories: each memory in its order with one of its vectors inline;
    * a space is first used in the order the spaces were made (so the reloaded store lists them, newest
    * last, as before), and the vectors that could not go inline follow as embeds, space by space in that
-   * same order. A memory forgotten since `records` was taken is skipped.
+   * same order. A memory forgotten since `records` was taken has no vectors any more: written without.
    */
   private *liveEntries(records: ReadonlyArray<MemoryRecord | undefined>, spaces: ReturnType<VectorSpaces["list"]>): Generator<JournalEntry> {
-    const live = (doc: number) => records[doc] !== undefined && this.state.records[doc] === records[doc];
+    const live = (doc: number) => records[doc] !== undefined;
     const embeddingOf = (space: (typeof spaces)[number], doc: number): EmbeddingInput | undefined => {
       const vector = space.contentHashByDoc.get(doc) === records[doc]?.content_hash ? space.index.vectorOf(doc) : undefined;
       return vector ? { provider: space.provider, model: space.model, vector, modelDigest: space.modelDigest, configHash: space.configHash } : undefined;

@@ -107,6 +107,9 @@ describe("compaction", () => {
           return (s) => void s.search(parseSearchRequest({ query: String(RECORDS[k % 200].text).slice(0, 20) }));
       }
     };
+    const auditLines = () => fs.readFileSync(path.join(live.dataDir, "audit.jsonl"), "utf8").split("\n").filter(Boolean).length;
+    live.search(parseSearchRequest({ query: String(RECORDS[3].text) }));
+    const receiptsBefore = auditLines();
     let finished = false;
     const compaction = live.compactInBackground(0).finally(() => (finished = true));
     while (!finished) {
@@ -122,6 +125,10 @@ describe("compaction", () => {
     expect(report.erased - forgottenBefore).toBeLessThanOrEqual(operations.filter((_, k) => k % 5 === 1).length);
     expect(report.longest_pause_ms).toBeGreaterThanOrEqual(0);
     expect(report.carried_from_offset).toBeLessThanOrEqual(report.journal_bytes_after);
+    // The receipts of the searches made meanwhile were written during the receipts' own purge, and kept.
+    const searchesDuring = operations.filter((_, k) => k % 5 === 4).length;
+    expect(searchesDuring).toBeGreaterThan(1);
+    expect(auditLines()).toBe(receiptsBefore - report.receipts.dropped + searchesDuring);
 
     const reference = openAt(copyDataDir(base), { checkpointOnCloseBytes: Infinity });
     for (const op of operations) op(reference);
