@@ -32,6 +32,12 @@ export const UNKEPT_QUERY = "[not kept]";
 
 export const DEFAULT_AUDIT: AuditConfig = { keepQueryText: true, maxAgeDays: 0, maxMegabytes: 128 };
 
+/** A purge of the receipts prepared in steps: finish() puts it in place, abandon() drops it. */
+export interface AuditPurgeDraft {
+  finish(): AuditPurge;
+  abandon(): void;
+}
+
 /** What trim() removed or masked to meet the audit limits. */
 export interface AuditTrim {
   /** Receipts older than maxAgeDays, or beyond the size limit. */
@@ -95,9 +101,9 @@ export class AuditLog {
    * checks the receipts written meanwhile, then puts each draft in place (fsync'd, renamed: a crash
    * leaves the old file or the new one). The log does not rotate in between.
    */
-  *purgeInSteps(forgottenIds: ReadonlySet<string>, forgottenTexts: readonly string[]): Generator<void, { finish: () => AuditPurge }> {
+  *purgeInSteps(forgottenIds: ReadonlySet<string>, forgottenTexts: readonly string[]): Generator<void, AuditPurgeDraft> {
     const result: AuditPurge = { dropped: 0, masked: 0 };
-    if (forgottenIds.size === 0) return { finish: () => result };
+    if (forgottenIds.size === 0) return { finish: () => result, abandon: () => undefined };
     const texts = forgottenTexts.map((text) => text.trim()).filter((text) => text !== "");
     const edit = (line: string): string | null => {
       if (namesAny(line, forgottenIds)) {
@@ -169,6 +175,8 @@ export class AuditLog {
         this.reloadRecent();
         return result;
       },
+      // The compaction failed before its switch: the files stay as they are.
+      abandon: () => this.dropDrafts(drafts),
     };
   }
 
@@ -178,6 +186,7 @@ export class AuditLog {
     this.holdRotation = false;
     for (const draft of drafts) {
       if (draft.fd >= 0) fs.closeSync(draft.fd);
+      draft.fd = -1;
       fs.rmSync(draft.temp, { force: true });
     }
   }

@@ -6,7 +6,7 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { Bm25Index } from "../index/bm25";
 import { DreamError } from "../protocol/errors";
-import { AuditLog, type AuditConfig, type AuditPurge, type AuditTrim } from "./audit-log";
+import { AuditLog, type AuditConfig, type AuditPurge, type AuditPurgeDraft, type AuditTrim } from "./audit-log";
 import { type CheckpointWritten, loadCheckpoint, writeCheckpoint } from "./checkpoint";
 import { encodeLine, Journal, JOURNAL_FORMAT, JOURNAL_VERSION, readEntriesFrom, syncDirectory, type JournalEntry, type ReplayReport } from "./journal";
 import { renameWithRetry } from "./fs-retry";
@@ -57,8 +57,8 @@ export interface CompactReport {
   ms: number;
   /**
    * Where the time went: finding what was forgotten, writing the new journal with the state it loads
-   * into, the switch (carrying over what was written meanwhile, the rename), the receipts, the checkpoint
-   * (compact() only).
+   * into, the receipts (in steps, and their draft put in place after the switch), the switch (`reload`:
+   * carrying over what was written meanwhile, the rename), the checkpoint (compact() only).
    */
   phases_ms: { scan: number; write: number; reload: number; receipts: number; checkpoint: number };
   /** Where the entries carried over from the old journal (written during the compaction) begin in the new one. */
@@ -310,7 +310,9 @@ export class MemoryStore {
       let tailFrom = before;
       const phases = { scan, write: 0, reload: 0, receipts: 0, checkpoint: 0 };
       let carriedFrom = 0;
-      let receiptsDraft: { finish: () => AuditPurge } | undefined;
+      let receiptsDraft: AuditPurgeDraft | undefined;
+      let switched = false;
+      let open = true;
       try {
         const writer = new DraftWriter(fd);
         writer.push(encodeLine({ op: "header", format: JOURNAL_FORMAT, version: JOURNAL_VERSION }));
@@ -329,13 +331,14 @@ export class MemoryStore {
         fs.fsyncSync(fd);
         yield;
         carriedFrom = fs.fstatSync(fd).size;
+        phases.write = lap();
         receiptsDraft = yield* this.audit.purgeInSteps(forgotten.ids, forgotten.texts);
         // The checkpoint may hold older text; it goes before the new journal is put in place (a crash
         // from here on reopens by replaying the journal, old or new). A step of its own: large files.
         fs.rmSync(path.join(this.dataDir, "checkpoint"), { recursive: true, force: true });
         syncDirectory(this.dataDir);
         yield;
-        phases.write = lap();
+        phases.receipts = lap();
         // The switch: nothing below yields. Entries appended since `before` are carried over as they are.
         const end = this.journal.endOffset;
         while (tailFrom < end) {
@@ -349,10 +352,18 @@ export class MemoryStore {
         }
         writer.flush();
         fs.fsyncSync(fd);
-      } finally {
+        open = false;
         fs.closeSync(fd);
+        renameWithRetry(draft, journalPath);
+        switched = true;
+      } finally {
+        if (open) fs.closeSync(fd);
+        // Failed before the switch: the store goes on with the old journal, the receipts as they were.
+        if (!switched) {
+          receiptsDraft?.abandon();
+          fs.rmSync(draft, { force: true });
+        }
       }
-      renameWithRetry(draft, journalPath);
       syncDirectory(this.dataDir);
       this.journal.close();
       const { journal, report } = Journal.open(journalPath, () => undefined, { fromOffset: fs.statSync(journalPath).size });
@@ -367,7 +378,7 @@ export class MemoryStore {
       for (const name of fs.readdirSync(this.dataDir)) {
         if (/^journal\.jsonl\.tail-\d+\.bad$/.test(name)) fs.rmSync(path.join(this.dataDir, name), { force: true });
       }
-      phases.receipts = lap();
+      phases.receipts += lap();
       for (const listener of this.commitListeners) listener();
       return {
         erased: forgotten.ids.size,

@@ -149,6 +149,32 @@ describe("compaction", () => {
     for (const id of forgottenDuring) if (!reference.get(id)) expect(journal).not.toContain(`"id":"${id}"`);
   });
 
+  it("failing before its switch (here: the rename) leaves the store serving the old journal, the receipts as they were, and can run again", async () => {
+    const { dataDir, store } = storeWithHistory();
+    store.search(parseSearchRequest({ query: String(RECORDS[5].text) }));
+    const journalBefore = fs.readFileSync(path.join(dataDir, "journal.jsonl"));
+    const auditBefore = fs.readFileSync(path.join(dataDir, "audit.jsonl"));
+    const expected = seen(store);
+    const rename = jest.spyOn(fs, "renameSync").mockImplementationOnce(() => {
+      throw Object.assign(new Error("EIO: i/o error, rename"), { code: "EIO" });
+    });
+    try {
+      await expect(store.compactInBackground(0)).rejects.toThrow(/EIO/);
+    } finally {
+      rename.mockRestore();
+    }
+    expect(fs.readFileSync(path.join(dataDir, "journal.jsonl")).equals(journalBefore)).toBe(true);
+    expect(fs.readdirSync(dataDir).filter((name) => name.endsWith(".tmp") || name.endsWith(".compact"))).toEqual([]);
+    // The receipts' draft was dropped: the log was not rewritten, and it rotates again as usual.
+    expect(fs.readFileSync(path.join(dataDir, "audit.jsonl")).subarray(0, auditBefore.length).equals(auditBefore)).toBe(true);
+    expect(seen(store)).toEqual(expected);
+    store.add({ id: "after-failure", text: "written after the failed compaction", source_type: "user_message" });
+    const report = await store.compactInBackground(0);
+    expect(report.erased).toBeGreaterThan(10);
+    expect(store.get("after-failure")?.id).toBe("after-failure");
+    store.close();
+  });
+
   it("crashed at any file operation leaves the old journal or the new one, whole, and the same memories", () => {
     const { dataDir, store } = storeWithHistory();
     store.close();
