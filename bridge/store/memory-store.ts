@@ -67,6 +67,16 @@ export interface CompactReport {
   longest_pause_ms?: number;
 }
 
+/** Removes a folder's files one per step, then the folder (nested folders whole). */
+function* removeInSteps(dir: string): Generator<void> {
+  if (!fs.existsSync(dir)) return;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    fs.rmSync(path.join(dir, entry.name), { recursive: true, force: true });
+    yield;
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
 /**
  * Buffers the draft journal's lines and writes them in chunks of about 4 MiB; syncIfDue() fsyncs every
  * 8 MiB written, so no single fsync (a step of a background compaction) has gigabytes to flush.
@@ -334,8 +344,9 @@ export class MemoryStore {
         phases.write = lap();
         receiptsDraft = yield* this.audit.purgeInSteps(forgotten.ids, forgotten.texts);
         // The checkpoint may hold older text; it goes before the new journal is put in place (a crash
-        // from here on reopens by replaying the journal, old or new). A step of its own: large files.
-        fs.rmSync(path.join(this.dataDir, "checkpoint"), { recursive: true, force: true });
+        // from here on reopens by replaying the journal, old or new). Its parts are gigabytes at 1M:
+        // one file per step.
+        yield* removeInSteps(path.join(this.dataDir, "checkpoint"));
         syncDirectory(this.dataDir);
         yield;
         phases.receipts = lap();
