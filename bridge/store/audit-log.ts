@@ -84,20 +84,10 @@ export class AuditLog {
   }
 
   /**
-   * Erases forgotten memories from the receipts (this file and its rotated one): a receipt naming a
-   * forgotten id is dropped; one whose query overlaps a forgotten text (the recall query is the user's
-   * message, which capture stores) keeps its ids with the query masked.
-   */
-  purge(forgottenIds: ReadonlySet<string>, forgottenTexts: readonly string[]): AuditPurge {
-    const steps = this.purgeInSteps(forgottenIds, forgottenTexts);
-    let step = steps.next();
-    while (!step.done) step = steps.next();
-    return step.value.finish();
-  }
-
-  /**
-   * purge() for a compaction in the background: the receipts on disk now are checked a few hundred
-   * lines per step, each file's kept lines written to a draft; finish() (at the compaction's switch)
+   * Erases forgotten memories from the receipts (this file and its rotated one), in steps, for a
+   * compaction in the background: a receipt naming a forgotten id is dropped; one whose query overlaps
+   * a forgotten text (the recall query is the user's message, which capture stores) keeps its ids with
+   * the query masked. The receipts on disk now are checked a few hundred lines per step, each file's kept lines written to a draft; finish() (at the compaction's switch)
    * checks the receipts written meanwhile, then puts each draft in place (fsync'd, renamed: a crash
    * leaves the old file or the new one). The log does not rotate in between.
    */
@@ -116,7 +106,7 @@ export class AuditLog {
       } catch {
         return line; // not ours to judge; it names no forgotten id
       }
-      const query = receipt.query.trim();
+      const query = typeof receipt.query === "string" ? receipt.query.trim() : "";
       if (query !== "" && texts.some((text) => text.includes(query) || query.includes(text))) {
         result.masked++;
         return JSON.stringify({ ...receipt, query: PURGED_QUERY });
@@ -129,7 +119,7 @@ export class AuditLog {
       for (const file of [this.filePath, rotatedPath(this.filePath)]) {
         if (!fs.existsSync(file)) continue;
         const temp = `${file}.purge.tmp`;
-        const draft = { file, temp, fd: fs.openSync(temp, "w"), from: 0 };
+        const draft = { file, temp, fd: fs.openSync(temp, "w", 0o600), from: 0 };
         drafts.push(draft);
         const bytes = fs.readFileSync(file);
         draft.from = bytes.length;
@@ -262,7 +252,7 @@ export class AuditLog {
       if (!changed) continue;
       const temp = `${file}.rewrite.tmp`;
       const body = kept.length > 0 ? kept.join("\n") + "\n" : "";
-      fs.writeFileSync(temp, body);
+      fs.writeFileSync(temp, body, { mode: 0o600 });
       const fd = fs.openSync(temp, "r");
       try {
         fs.fsyncSync(fd);

@@ -278,11 +278,6 @@ export class MemoryStore {
     }
   }
 
-  /** True while a compaction is under way (checkpoints wait for it). */
-  get compacting(): boolean {
-    return this.compactionRunning;
-  }
-
   /**
    * Compaction, as steps (each yield is a point where other work may run): finds what the journal
    * holds of forgotten memories, writes every live memory (one add with a vector inline, other vectors

@@ -25,12 +25,12 @@ export interface RetentionVerdict {
 }
 
 /** Whether any limit is set at all: a store with none is never scanned. */
-export function retentionActive(policy: RetentionConfig): boolean {
+function retentionActive(policy: RetentionConfig): boolean {
   return policy.maxAgeDays > 0 || policy.maxMemories > 0 || Object.values(policy.scopes).some((s) => (s.maxAgeDays ?? 0) > 0 || (s.maxMemories ?? 0) > 0);
 }
 
 /** The limits that hold for one scope: its override where it has one, else the defaults. */
-export function limitsFor(policy: RetentionConfig, scope: string): RetentionLimits {
+function limitsFor(policy: RetentionConfig, scope: string): RetentionLimits {
   const own = policy.scopes[scope] ?? {};
   return { maxAgeDays: own.maxAgeDays ?? policy.maxAgeDays, maxMemories: own.maxMemories ?? policy.maxMemories };
 }
