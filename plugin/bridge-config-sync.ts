@@ -8,6 +8,7 @@ import { DreamError } from "../bridge/protocol/errors";
 import { readTextFile } from "../bridge/protocol/text-files";
 import type { PluginConfig } from "./config";
 import { renameWithRetry } from "../bridge/store/fs-retry";
+import { makeDirectory } from "../bridge/store/make-dir";
 
 type Json = Record<string, unknown>;
 
@@ -34,7 +35,7 @@ export function syncBridgeConfig(dataDir: string, config: Pick<PluginConfig, "em
   if (same) return false;
   const next = { ...current, ...wanted };
   parseBridgeConfig(next, file, dataDir); // the bridge would refuse it: say so here, write nothing
-  fs.mkdirSync(dataDir, { recursive: true });
+  makeDirectory(dataDir);
   const temp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temp, JSON.stringify(next, null, 2) + "\n", { mode: 0o600 });
   renameWithRetry(temp, file);

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { makeDirectory } from "../store/make-dir";
 
 export interface ChromaPathOptions {
   platform?: NodeJS.Platform;
@@ -43,7 +44,7 @@ export function chromaPathFor(chromaDir: string, options: ChromaPathOptions = {}
   const junction = path.join(base, `dsh-dream-${createHash("sha256").update(chromaDir).digest("hex").slice(0, 16)}`);
   try {
     // A junction needs its target; Chroma would create the folder anyway.
-    fs.mkdirSync(chromaDir, { recursive: true });
+    makeDirectory(chromaDir);
     if (pointsAt(junction, chromaDir)) return { path: junction, junction };
     // Anything else under our name (a junction left by a moved data directory) is replaced.
     unlinkIfPresent(junction);

@@ -9,6 +9,7 @@ import type { MemoryStore } from "../store/memory-store";
 import type { EmbeddingInput, MemoryRecord } from "../store/records";
 import { isRowRefusal, type ChromaCollections } from "./chroma-collections";
 import { renameWithRetry } from "../store/fs-retry";
+import { makeDirectory } from "../store/make-dir";
 
 const READ_BYTES = 4 * 1024 * 1024;
 const MAX_BATCH_ROWS = 1000;
@@ -350,7 +351,7 @@ function readCursor(cursorPath: string, target: string): { offset: number; setAs
 }
 
 function writeCursor(cursorPath: string, target: string, offset: number, setAside: ReadonlyMap<string, string>): void {
-  fs.mkdirSync(path.dirname(cursorPath), { recursive: true });
+  makeDirectory(path.dirname(cursorPath));
   const tmp = `${cursorPath}.${process.pid}.tmp`;
   const saved: Record<string, unknown> = { target, journal_offset: offset, updated_ms: Date.now() };
   if (setAside.size > 0) saved.set_aside = Object.fromEntries(setAside);

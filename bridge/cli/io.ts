@@ -9,6 +9,11 @@ export interface CliIo {
   /** Path of the running CLI script, so that a bridge can be started as `node <selfPath> serve`. */
   selfPath: string;
   version: string;
+  /** Reads stdin to its end (for `add` and `edit` with text piped in, or `--text-file -`). */
+  readStdin?(): Promise<string>;
+  /** Whether stdin is a terminal: then nothing is piped in, and `add` without text asks for it. */
+  stdinIsTty?: boolean;
+
   onShutdownSignal(handler: (signal: string) => void): void;
   /**
    * For `serve --owner-pipe`: calls `onClosed` once stdin reaches its end (the owner that holds the

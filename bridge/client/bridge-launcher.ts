@@ -5,7 +5,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromaStartTimeoutMs } from "../chroma/chroma-process";
 import { DreamError, ERROR_CODES, isDreamError, type ErrorCode } from "../protocol/errors";
+import { osErrorToDreamError } from "../protocol/os-errors";
 import { isProcessAlive, LOCK_FILE, LOCK_STALE_MS, lockHolder } from "../store/lock";
+import { makeDirectory } from "../store/make-dir";
 import { BridgeClient } from "./bridge-client";
 
 export interface LaunchOptions {
@@ -44,7 +46,12 @@ export async function launchOrAttachBridge(options: LaunchOptions): Promise<Laun
   const { dataDir } = options;
   const existing = await attachBridge(dataDir);
   if (existing) return { client: existing.client, started: undefined };
-  fs.mkdirSync(dataDir, { recursive: true });
+  try {
+    makeDirectory(dataDir);
+  } catch (error) {
+    // Put into words here: the DSH plugin host starts bridges too, and has no CLI to do it.
+    throw osErrorToDreamError(error) ?? error;
+  }
   const args = [options.cliPath, "serve", "--data-dir", dataDir];
   const owned = options.ownerPid !== undefined;
   if (owned) args.push("--owner-pid", String(options.ownerPid), "--owner-pipe");

@@ -11,13 +11,14 @@
 // unchanged. Every completed file is checked against the size and hash the hub gave (a mirror that
 // gives none is trusted on its Content-Length), and a file that fails is deleted, never used.
 import { createHash } from "node:crypto";
-import { cpSync, createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, createReadStream, createWriteStream, existsSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { DreamError } from "../protocol/errors";
 import { renameWithRetry as renameSync } from "../store/fs-retry";
+import { makeDirectory } from "../store/make-dir";
 import { assertModelId, DEFAULT_LOCAL_MODEL, digestModelFiles, modelFilesFor, modelFolder } from "./model-files";
 
 export const DEFAULT_REMOTE_HOST = "https://huggingface.co/";
@@ -89,7 +90,7 @@ export async function downloadModel(options: DownloadModelOptions): Promise<{ fi
   const target = modelFolder(options.modelDir, model);
   const timeoutMs = options.timeoutMs ?? DEFAULT_FILE_TIMEOUT_MS;
   const progress = new ProgressReporter(model, files.length, options.onProgress);
-  mkdirSync(path.dirname(target), { recursive: true });
+  makeDirectory(path.dirname(target));
   // Beside the target (the final renames stay on one file system); the leading dot keeps it from
   // ever being taken for a model; a fixed name, so the next run finds it and resumes.
   const partial = path.join(path.dirname(target), `.${path.basename(target)}.partial`);
@@ -100,7 +101,7 @@ export async function downloadModel(options: DownloadModelOptions): Promise<{ fi
     throwIfCancelled(options.signal, file, base.host);
     remotes.push(await fileMetadata(new URL(`${model}/resolve/main/${file}`, base), file, `${file} of ${model}`, timeoutMs, options.signal));
   }
-  mkdirSync(partial, { recursive: true });
+  makeDirectory(partial);
   const have = remotes.map((remote) => usablePartBytes(partial, remote));
   checkDiskSpace(partial, remotes, have, base.host, options.freeBytes ?? freeBytesOf);
 
@@ -177,7 +178,7 @@ async function fileMetadata(url: URL, file: string, what: string, timeoutMs: num
 
 async function fetchFile(remote: RemoteFile, what: string, destination: string, have: number, timeoutMs: number, signal: AbortSignal | undefined, onBytes: (written: number) => void): Promise<void> {
   const fail = failure(remote.file, remote.url.host, what);
-  mkdirSync(path.dirname(destination), { recursive: true });
+  makeDirectory(path.dirname(destination));
   writeFileSync(metaPath(path.dirname(destination), path.basename(destination)), JSON.stringify({ etag: remote.etag, size: remote.size }));
   const headers: Record<string, string> = { "accept-encoding": "identity" };
   if (have > 0) headers.range = `bytes=${have}-`;

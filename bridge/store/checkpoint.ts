@@ -8,6 +8,7 @@ import { Bm25Index } from "../index/bm25";
 import { VectorIndex } from "../index/vector-index";
 import { DreamError } from "../protocol/errors";
 import { fingerprintJournal, readPart, writePart } from "./checkpoint-files";
+import { makeDirectory } from "./make-dir";
 import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, parseManifest } from "./checkpoint-format";
 import { decodeRecordPart, decodeVectorPart, encodeRecordPart, encodeVectorPart } from "./checkpoint-parts";
 import { decodeStatementPart, encodeStatementPart, type StatementImage } from "./checkpoint-statements";
@@ -66,7 +67,7 @@ function writeFiles(dir: string, image: StoreImage): CheckpointWritten {
   const { offset, entries } = image.journal;
   const fingerprint = fingerprintJournal(image.journal.path, offset);
   if (!fingerprint) throw new Error(`checkpoint: the journal ${image.journal.path} does not end a line at byte ${offset}`);
-  fs.mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   // Random, because a crashed write may have left files under any name derived from the offset or the clock.
   const generation = `o${offset.toString(36)}-${randomBytes(4).toString("hex")}`;
   const records = writePart(dir, `${generation}.records.jsonl`, encodeRecordPart(image.records));
