@@ -7,7 +7,7 @@ export const ERROR_CODES = {
   INVALID_SOURCE_TYPE: "Use one of the allowed source types.",
   INPUT_TOO_LARGE: "Split the input into smaller pieces.",
   ID_CONFLICT: "Use a new id, or forget the existing record first.",
-  NOT_FOUND: "Check the id with `dsh-dream search` or `dsh-dream status`.",
+  NOT_FOUND: "Find the id with `dsh-dream list` or `dsh-dream search` (or in Settings > Memories).",
   VECTOR_MISMATCH: "Embed the query with the same provider and model as the stored vectors.",
   JOURNAL_CORRUPT: "Move the damaged journal aside and restore it from a backup; nothing was changed.",
   JOURNAL_VERSION: "Upgrade dsh-dream to a version that knows this journal format.",

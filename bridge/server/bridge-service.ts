@@ -2,7 +2,9 @@
 // transport (rpc-server.ts) knows nothing of memories; the store knows nothing of the wire.
 import { DreamError } from "../protocol/errors";
 import type { MemoryStore } from "../store/memory-store";
-import { describe, isPlainObject, LIMITS, validateEmbedding, validateScope } from "../store/records";
+import { describe, isPlainObject, LIMITS, validateEmbedding, validateScope, validateSourceType } from "../store/records";
+import { VIEW_LIMITS } from "../store/memory-views";
+import { MAX_TIME_MS } from "../protocol/time";
 import { redactSecrets } from "../store/redact";
 import type { ReceiptResponse } from "../store/receipts";
 import { parseSearchRequest, SEARCH_LIMITS } from "../store/search-request";
@@ -100,6 +102,39 @@ export function createBridgeService(store: MemoryStore, hooks: ServiceHooks, opt
       if (!record) throw new DreamError("NOT_FOUND", `no memory with id "${requireId(params)}"`, { field: "id" });
       return { record };
     },
+    list: (params) => {
+      const status = params.status;
+      if (status !== undefined && status !== "any" && status !== "active" && status !== "quarantined") {
+        throw new DreamError("INVALID_FIELD", `status must be "any", "active" or "quarantined" (got ${describe(status)})`, { field: "status" });
+      }
+      const order = params.order;
+      if (order !== undefined && order !== "newest" && order !== "oldest") throw new DreamError("INVALID_FIELD", `order must be "newest" or "oldest" (got ${describe(order)})`, { field: "order" });
+      return store.list({
+        scope: params.scope === undefined ? undefined : validateScope(params.scope),
+        sourceType: params.source_type === undefined ? undefined : validateSourceType(params.source_type),
+        tag: optionalText(params.tag, "tag", LIMITS.tagChars),
+        sessionId: optionalText(params.session_id, "session_id", LIMITS.idChars),
+        contains: optionalText(params.contains, "contains", SEARCH_LIMITS.queryChars),
+        sinceMs: optionalInt(params.since_ms, "since_ms", -MAX_TIME_MS, MAX_TIME_MS),
+        untilMs: optionalInt(params.until_ms, "until_ms", -MAX_TIME_MS, MAX_TIME_MS),
+        status,
+        order,
+        offset: optionalInt(params.offset, "offset", 0, Number.MAX_SAFE_INTEGER),
+        limit: optionalInt(params.limit, "limit", 1, VIEW_LIMITS.maxPage),
+      });
+    },
+    inspect: (params) => store.inspect(requireId(params)),
+    history: (params) => {
+      const subject = optionalText(params.subject, "subject", SEARCH_LIMITS.queryChars);
+      if (subject === undefined || subject.trim() === "") throw new DreamError("MISSING_FIELD", "subject is required: the thing whose values over time you want (\"passport\", \"护照\")", { field: "subject" });
+      return { subject, slots: store.history(subject) };
+    },
+    edit: (params) => {
+      if (params.text === undefined) throw new DreamError("MISSING_FIELD", "text is required: the memory's new text", { field: "text" });
+      const { input } = scrub({ text: params.text });
+      return store.edit(requireId(params), (input as { text: unknown }).text);
+    },
+    stats: () => store.stats(),
     forget: (params) => ({ forgotten: store.forget(requireId(params)) }),
     forget_matching: (params) => {
       const text = (value: unknown, field: string, max: number): string | undefined => {
@@ -165,6 +200,12 @@ function optionalReceiptId(value: unknown): string | undefined {
       field: "receipt_id",
     });
   }
+  return value;
+}
+
+function optionalText(value: unknown, field: string, max: number): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value.length > max) throw new DreamError("INVALID_FIELD", `${field} must be a string of at most ${max} characters (got ${describe(value)})`, { field });
   return value;
 }
 

@@ -65,6 +65,11 @@ export class MemoryState implements SearchView {
     return doc === undefined ? undefined : this.records[doc];
   }
 
+  /** The doc number of a live memory. */
+  docOf(id: string): number | undefined {
+    return this.docById.get(id);
+  }
+
   record(doc: number): MemoryRecord | undefined {
     return this.records[doc];
   }

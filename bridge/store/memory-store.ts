@@ -15,6 +15,9 @@ import { encodeAdd, encodeDropVectors, encodeEmbed } from "./journal-entries";
 import { MemoryState } from "./memory-state";
 import { isUsableVector, LIMITS, wellFormed, type EmbeddingInput, type MemoryRecord, type RecordDefaults, validateRecordInput } from "./records";
 import type { ReceiptHistory } from "./receipt-history";
+import { makeDirectory } from "./make-dir";
+import { osErrorToDreamError } from "../protocol/os-errors";
+import { inspectMemory, listMemories, memoryStats, subjectHistory, type ListFilter, type ListPage, type MemoryDetail, type MemoryStats, type SlotHistory } from "./memory-views";
 import { retentionVerdict, type RetentionConfig } from "./retention";
 import { runSearch, type SearchRequest, type SearchResponse } from "./search";
 import type { VectorBinding, VectorSpaces } from "./vector-spaces";
@@ -156,9 +159,9 @@ export class MemoryStore {
     const started = performance.now();
     const dataDir = path.resolve(options.dataDir);
     try {
-      fs.mkdirSync(dataDir, { recursive: true });
+      makeDirectory(dataDir);
     } catch (cause) {
-      throw new DreamError("IO_ERROR", `cannot create the data directory ${dataDir}: ${(cause as Error).message}`, { cause });
+      throw osErrorToDreamError(cause) ?? new DreamError("IO_ERROR", `cannot create the data directory ${dataDir}: ${(cause as Error).message}`, { cause });
     }
     const lock = DirectoryLock.acquire(path.join(dataDir, LOCK_FILE));
     try {
@@ -553,6 +556,40 @@ export class MemoryStore {
 
   get(id: string): MemoryRecord | undefined {
     return this.state.get(id);
+  }
+
+  /**
+   * Corrects a memory's text, in one fsync'd write: a new memory with the corrected text and everything
+   * else of the old one (its time too, so a correction of an old statement stays in its place in a slot's
+   * history; `metadata.edited_from` and `edited_at_ms` say what it replaced and when), and the old one
+   * quarantined, so that recall no longer uses it while `inspect` and the slot's history still show it.
+   */
+  edit(id: string, text: unknown): { record: MemoryRecord; replaced: MemoryRecord } {
+    const old = this.require(id);
+    const atMs = this.defaults.nowMs();
+    const { content_hash: _hash, quarantine: _quarantine, id: _id, ...kept } = old;
+    const { record } = validateRecordInput({ ...kept, text, metadata: { ...old.metadata, edited_from: id, edited_at_ms: atMs } }, this.defaults);
+    if (record.content_hash === old.content_hash) throw new DreamError("INVALID_FIELD", "text is the memory's text already; nothing was changed", { field: "text" });
+    this.commit([encodeAdd(record), { op: "quarantine", id, reason: `edited: replaced by ${record.id}`, at_ms: atMs }]);
+    return { record, replaced: this.get(id)! };
+  }
+
+  list(filter: ListFilter): ListPage {
+    return listMemories(this.state, filter);
+  }
+
+  inspect(id: string): MemoryDetail {
+    const detail = inspectMemory(this.state, id, this.audit.recent.all());
+    if (!detail) throw new DreamError("NOT_FOUND", `no memory with id "${id}"`, { field: "id" });
+    return detail;
+  }
+
+  history(subject: string): SlotHistory[] {
+    return subjectHistory(this.state, subject);
+  }
+
+  stats(): MemoryStats {
+    return memoryStats(this.state);
   }
 
   search(request: SearchRequest): SearchResponse {

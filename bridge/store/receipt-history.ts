@@ -21,6 +21,11 @@ export class ReceiptHistory {
     if (this.byId.size > this.capacity) this.byId.delete(this.byId.keys().next().value!);
   }
 
+  /** Every receipt kept, oldest first. */
+  all(): Receipt[] {
+    return [...this.byId.values()];
+  }
+
   /** The newest receipt, or the one with `receiptId`; NOT_FOUND says which of the two is missing. */
   require(receiptId?: string): Receipt {
     if (receiptId === undefined) {
