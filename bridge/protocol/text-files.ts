@@ -17,13 +17,16 @@ export function decodeText(bytes: Uint8Array, what: string): { text: string; enc
   try {
     return { text: new TextDecoder(encoding, { fatal: true }).decode(bytes.subarray(start)), encoding };
   } catch {
-    const offset = encoding === "utf-8" ? firstInvalidUtf8(bytes, start) : undefined;
-    throw new DreamError(
-      "BAD_ENCODING",
-      `${what} is not valid ${encoding === "utf-8" ? "UTF-8" : encoding.toUpperCase()}${offset === undefined ? "" : ` (byte ${offset})`}; ` +
-        "it may be in a legacy code page (Windows PowerShell 5.1's Set-Content writes one). Nothing was read from it.",
-    );
+    throw badEncoding(what, encoding, encoding === "utf-8" ? firstInvalidUtf8(bytes, start) : undefined);
   }
+}
+
+export function badEncoding(what: string, encoding: TextEncoding, offset: number | undefined): DreamError {
+  return new DreamError(
+    "BAD_ENCODING",
+    `${what} is not valid ${encoding === "utf-8" ? "UTF-8" : encoding.toUpperCase()}${offset === undefined ? "" : ` (byte ${offset})`}; ` +
+      "it may be in a legacy code page (Windows PowerShell 5.1's Set-Content writes one). Nothing was read from it.",
+  );
 }
 
 /** Reads and decodes a file; an unreadable file is IO_ERROR naming it. */
@@ -37,7 +40,8 @@ export function readTextFile(file: string, what = file): string {
   return decodeText(bytes, what).text;
 }
 
-function firstInvalidUtf8(bytes: Uint8Array, start: number): number | undefined {
+/** The offset of the first byte from `start` on that is not valid UTF-8, or undefined when only the end is cut short. */
+export function firstInvalidUtf8(bytes: Uint8Array, start: number): number | undefined {
   // The shortest prefix a streaming decoder refuses ends at the first bad byte (an unfinished
   // sequence at a prefix's end is not an error while streaming).
   const refuses = (end: number) => {

@@ -30,7 +30,7 @@ describe("dsh-dream CLI", () => {
     ]);
     const result = runCli(["--data-dir", dataDir, "import", file]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toBe("imported 2, unchanged 0, rejected 2\n");
+    expect(result.stdout).toBe("imported 2, unchanged 0, rejected 2 (4 lines read)\n");
     expect(result.stderr).toContain('line 2: [INVALID_SOURCE_TYPE] source_type "model_hint" is not allowed');
     expect(result.stderr).toContain("line 3: [BAD_JSON]");
     const status = JSON.parse(runCli(["--data-dir", dataDir, "status", "--json"]).stdout);
@@ -39,7 +39,7 @@ describe("dsh-dream CLI", () => {
 
   it("adds a memory and finds it with search --json in the documented shape", () => {
     expect(runCli(["--data-dir", dataDir, "add", "--text", "车停在B2车库", "--source-type", "user_message", "--timestamp-ms", "42", "--id", "car"]).stdout).toBe(
-      "added car\n",
+      "remembered car (1970-01-01T00:00:00.042Z)\n",
     );
     const out = runCli(["--data-dir", dataDir, "search", "车停在哪", "--top-k", "3", "--json"]);
     expect(out.code).toBe(0);
@@ -71,11 +71,15 @@ describe("dsh-dream CLI", () => {
     expect(lines[2].receipt.mode).toBe("timeline");
   });
 
-  it("refuses a batch with an invalid line before answering any, naming the line", () => {
-    const queries = writeJsonl(work, "q.jsonl", [{ query: "ok" }, { query: "x", top_k: 0 }]);
+  it("answers every good line of a batch and reports each bad one in its place, by line number", () => {
+    runCli(["--data-dir", dataDir, "add", "--text", "alpha project kickoff", "--id", "a"]);
+    const queries = writeJsonl(work, "q.jsonl", [{ query: "alpha" }, { query: "x", top_k: 0 }, "{oops", { query: "kickoff" }]);
     const out = runCli(["--data-dir", dataDir, "search", "--batch", queries, "--json"]);
     expect(out.code).toBe(1);
-    expect(JSON.parse(out.stdout)).toEqual({ error: expect.objectContaining({ code: "INVALID_FIELD", field: "top_k", message: expect.stringContaining("line 2") }) });
+    const lines = out.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.map((l) => (l.results ? l.results.map((r: { id: string }) => r.id) : [l.line, l.error.code, l.error.field ?? null]))).toEqual([["a"], [2, "INVALID_FIELD", "top_k"], [3, "BAD_JSON", null], ["a"]]);
+    expect(out.stderr).toContain("q.jsonl line 2: error [INVALID_FIELD]: top_k must be");
+    expect(out.stderr).toContain("q.jsonl line 3: error [BAD_JSON]");
   });
 
   it("ranks stored vectors with search-vector and refuses an unknown embedding model", () => {
@@ -106,7 +110,11 @@ describe("dsh-dream CLI", () => {
     runCli(["--data-dir", dataDir, "add", "--text", "the blue mug is on the desk", "--source-type", "user_message", "--id", "mug"]);
     const first = JSON.parse(runCli(["--data-dir", dataDir, "search", "blue mug", "--json"]).stdout).receipt;
     const second = JSON.parse(runCli(["--data-dir", dataDir, "search", "desk", "--json"]).stdout).receipt;
-    expect(JSON.parse(runCli(["--data-dir", dataDir, "receipt"]).stdout)).toEqual(second);
+    const readable = runCli(["--data-dir", dataDir, "receipt"]).stdout;
+    expect(readable).toContain(`receipt ${second.receipt_id}`);
+    expect(readable).toContain('query   "desk" · latest · top 5');
+    expect(readable).toMatch(/returned, in the order the model gets them:\n 1\. mug {2}\(words #1\)\n {4}the blue mug is on the desk\n/);
+    expect(JSON.parse(runCli(["--data-dir", dataDir, "receipt", "--json"]).stdout)).toEqual({ receipt: second });
     expect(JSON.parse(runCli(["--data-dir", dataDir, "receipt", "--id", first.receipt_id, "--json"]).stdout)).toEqual({ receipt: first });
     const unknown = runCli(["--data-dir", dataDir, "receipt", "--id", "rcpt_nope"]);
     expect(unknown.code).toBe(1);
