@@ -1,10 +1,15 @@
 // MemoryAgent: one chat turn = plan the search, recall from the bridge, build the model context with
 // its four layers kept apart (anchors, recent window, retrieved memories as untrusted evidence, and
 // an audit snapshot that stays out of the prompt), reply, then write the full turn unconditionally.
+// It also says what the message does (states, asks, acknowledges), so a responder can tell a fact
+// to keep from a question to answer.
 import { buildContextMessage, type RecalledMemory } from "../../plugin/recall/context-message";
-import type { RecallIntent } from "../../plugin/recall/intent";
+import { detectIntent, type RecallIntent } from "../../plugin/recall/intent";
 import { DreamError, ERROR_CODES } from "../protocol/errors";
+import type { SpeechAct } from "../statements/speech-acts";
 import type { ImportReport } from "../store/memory-store";
+import type { FallbackReason } from "../store/receipts";
+import { analyseRecord } from "../store/record-statements";
 import type { SearchResponse } from "../store/search";
 import type { ChatMessage, ChatModel } from "./chat-model";
 import { planQuery, type QueryPlan } from "./query-plan";
@@ -16,7 +21,16 @@ export interface MemoryApi {
 
 /** Produces the assistant's reply from the assembled context (a chat model) or from the memories alone (scripted). */
 export interface Responder {
-  reply(input: { messages: readonly ChatMessage[]; memories: readonly RecalledMemory[]; message: string; intent: RecallIntent }): Promise<string>;
+  reply(input: ResponderInput): Promise<string>;
+}
+
+export interface ResponderInput {
+  messages: readonly ChatMessage[];
+  memories: readonly RecalledMemory[];
+  message: string;
+  intent: RecallIntent;
+  /** What the message does, by the store's speech-act analysis (see messageAct). */
+  act: SpeechAct;
 }
 
 export interface MemoryAgentOptions {
@@ -41,8 +55,13 @@ export interface TurnOutcome {
   turn: number;
   reply: string;
   plan: QueryPlan;
+  act: SpeechAct;
   /** The receipt's human line, e.g. "Recall: FTS fallback (…)". */
   recall: string;
+  /** Why dense search was skipped this turn (the search was lexical only); null when both ran. */
+  fallback: FallbackReason | null;
+  /** What the search returned, in rank order. */
+  memories: RecalledMemory[];
   /** Audit snapshot: kept for the user and the receipt, never sent to the model. */
   audit: { receiptId: string; injectedIds: string[]; truncatedIds: string[] };
 }
@@ -90,7 +109,8 @@ export class MemoryAgent {
       ...(context ? [{ role: "user" as const, content: context.text }] : []),
       { role: "user", content: message },
     ];
-    const reply = await responder.reply({ messages, memories, message, intent: plan.intent });
+    const act = messageAct(message);
+    const reply = await responder.reply({ messages, memories, message, intent: plan.intent, act });
     const turn = this.#nextTurn;
     await this.#writeTurn(turn, message, userAtMs, reply, Math.max(nowMs(), userAtMs));
     this.#nextTurn = turn + 1;
@@ -99,7 +119,10 @@ export class MemoryAgent {
       turn,
       reply,
       plan,
+      act,
       recall: search.receipt.recall,
+      fallback: search.receipt.fallback_reason,
+      memories,
       audit: { receiptId: search.receipt.receipt_id, injectedIds: context?.injectedIds ?? [], truncatedIds: context?.truncatedIds ?? [] },
     };
   }
@@ -122,6 +145,16 @@ export class MemoryAgent {
       throw new DreamError(code, `turn ${turn} was not stored: ${records[refused.index]!.id}: ${refused.message}`);
     }
   }
+}
+
+/**
+ * What a user's chat message does, read as the store reads a user memory: a statement, a question, a
+ * request or an acknowledgement. A history asked for without a verb ("蓝色马克杯的完整历史", "blue mug
+ * history") states nothing a slot could hold and names a timeline: it asks.
+ */
+export function messageAct(message: string): SpeechAct {
+  const { act, slots } = analyseRecord(message, "user_message");
+  return act === "statement" && slots.length === 0 && detectIntent(message) === "timeline" ? "question" : act;
 }
 
 export function chatRecordId(sessionId: string, turn: number, half: "user" | "assistant"): string {

@@ -1,7 +1,7 @@
 // MemoryAgent over a real MemoryStore (the bridge's RPC shapes, in process): the four context layers
 // kept apart, the full turn written whatever the reply, and a session continued from what is stored.
 import type { ChatMessage } from "../../bridge/agent/chat-model";
-import { MemoryAgent, SYSTEM_PROMPT, type MemoryApi, type Responder } from "../../bridge/agent/memory-agent";
+import { MemoryAgent, messageAct, SYSTEM_PROMPT, type MemoryApi, type Responder, type ResponderInput } from "../../bridge/agent/memory-agent";
 import { readSessionHistory } from "../../bridge/agent/session-history";
 import type { MemoryStore } from "../../bridge/store/memory-store";
 import { parseSearchRequest } from "../../bridge/store/search-request";
@@ -63,6 +63,31 @@ describe("MemoryAgent", () => {
     expect(outcome.audit.injectedIds).toContain("chat:s:1:user");
     expect(outcome.recall).toMatch(/^Recall: /);
     expect(JSON.stringify(messages)).not.toContain(outcome.audit.receiptId);
+  });
+
+  it("tells the responder what the message does, and reports it with what the search returned", async () => {
+    const seen: ResponderInput[] = [];
+    const agent = agentFor({ reply: async (input) => (seen.push(input), "ok") });
+    const stated = await agent.turn("My passport is in the desk drawer.");
+    const asked = await agent.turn("Where is my passport?");
+    expect(seen.map((input) => input.act)).toEqual(["statement", "question"]);
+    expect([stated.act, asked.act]).toEqual(["statement", "question"]);
+    expect(asked.memories.map((m) => m.id)).toEqual(["chat:s:1:user"]);
+    expect(asked.memories[0]!.text).toBe("My passport is in the desk drawer.");
+    expect(asked.fallback).toBe(store.receipts.require(asked.audit.receiptId).fallback_reason);
+  });
+
+  it("reads a message's act as the store reads a user memory, and a verbless history request as a question", () => {
+    expect(messageAct("我把护照放在书桌抽屉里了。")).toBe("statement");
+    expect(messageAct("My passport is in the desk drawer.")).toBe("statement");
+    expect(messageAct("我的护照在哪？")).toBe("question");
+    expect(messageAct("where is my passport")).toBe("question");
+    expect(messageAct("谢谢")).toBe("acknowledgement");
+    expect(messageAct("ok")).toBe("acknowledgement");
+    expect(messageAct("蓝色马克杯的完整历史")).toBe("question");
+    expect(messageAct("blue mug history")).toBe("question");
+    // A timeline word in a statement that sets a slot does not make it a question.
+    expect(messageAct("后来我把钥匙放到了花盆里")).toBe("statement");
   });
 
   it("searches in timeline mode when the intent is timeline", async () => {
