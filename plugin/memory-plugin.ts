@@ -3,6 +3,7 @@
 // tool, route, timer and the bridge process this plugin started.
 import os from "node:os";
 import path from "node:path";
+import type { RpcMethod } from "../bridge/protocol/wire";
 import type { HostContext, HostLogger, ToolDefinition } from "./host-types";
 import type { PluginConfig } from "./config";
 import { BridgeLink } from "./bridge-link";
@@ -21,6 +22,8 @@ import { ModelDownloads } from "./model-download";
 
 const WRITE_TIMEOUT_MS = 10_000;
 const STATUS_TIMEOUT_MS = 3_000;
+/** The Memories page's reads and changes, each one call to the bridge. */
+const MEMORY_TIMEOUT_MS = 10_000;
 /** On dispose, captured turns get this long to reach the bridge before it is stopped. */
 const FINAL_DRAIN_MS = 3_000;
 
@@ -125,9 +128,15 @@ export function startMemoryPlugin(ctx: HostContext, config: PluginConfig, paths:
             return { embedding: status.embedding ?? null };
           },
           model: { status: () => downloads.status(), download: () => downloads.start() },
+          memories: {
+            enabled: () => settings.effective().enabled,
+            call: <T>(method: RpcMethod, params: Record<string, unknown>) =>
+              settings.effective().enabled ? link.call<T>(method, params, MEMORY_TIMEOUT_MS) : link.callIfRunning<T>(method, params, MEMORY_TIMEOUT_MS, "long-term memory is off"),
+            newestRecall: () => recall.newestNote(),
+          },
           reportError: (error, route) => log.error(`${route} failed: ${(error as Error)?.stack ?? String(error)}`),
         }),
-      "dsh-dream: settings routes",
+      "dsh-dream: settings and memories routes",
     );
   });
 }

@@ -1,10 +1,11 @@
-// DSH-DREAM's browser half: the settings page in DSH Settings, in English or Chinese following the
-// host's locale. Loaded by the DSH module loader; `apply` never throws, and the registration is
-// guarded so that a host without the slot costs that page only. (DSH 0.1.x has no per-plugin
+// DSH-DREAM's browser half: two pages in DSH Settings — the settings, and the Memories page — in
+// English or Chinese following the host's locale. Loaded by the DSH module loader; `apply` never
+// throws, and each registration is guarded so that one that fails costs that page only. (DSH 0.1.x has no per-plugin
 // summary row on its Plugins page: its cards belong to host settings namespaces, which this plugin
 // does not use, so no summary is registered there.)
 import * as React from "react";
 import { DICTIONARIES, toLang, translator, type Lang, type Translate } from "./i18n";
+import { MemoriesPage } from "./memories-page";
 import { SettingsPanel } from "./settings-panel";
 
 export const name = "dsh-dream";
@@ -53,12 +54,14 @@ export function apply(ctx: ClientContext): void {
   // Components re-render with the other language when the host switches locale.
   const useT = (): Translate => translator(React.useSyncExternalStore(lang.subscribe, () => lang.current));
   const Page = () => h(SettingsPanel, { t: useT() });
+  const Memories = () => h(MemoriesPage, { t: useT() });
 
-  // The callback runs later, when the host declares the slot: it guards itself too.
+  // The callback runs later, when the host declares the slot: each registration guards itself too.
   safely(() =>
-    ctx.slots?.inject("settings.section", () =>
-      safely(() => ctx.slots!.register({ name: "settings.section", id: "dsh-dream", order: 32, label: () => t()("nav"), locale: NS }, Page)),
-    ),
+    ctx.slots?.inject("settings.section", () => {
+      safely(() => ctx.slots!.register({ name: "settings.section", id: "dsh-dream", order: 32, label: () => t()("nav"), locale: NS }, Page));
+      safely(() => ctx.slots!.register({ name: "settings.section", id: "dsh-dream-memories", order: 33, label: () => t()("memories.nav"), locale: NS }, Memories));
+    }),
   );
 }
 
@@ -76,7 +79,7 @@ function safely<T>(run: () => T): T | undefined {
   try {
     return run();
   } catch (error) {
-    console.warn("[dsh-dream] settings panel:", error);
+    console.warn("[dsh-dream] settings pages:", error);
     return undefined;
   }
 }

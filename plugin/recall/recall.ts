@@ -69,6 +69,13 @@ export class Recall {
     return this.notes.get(sessionId);
   }
 
+  /** The newest recall of any session (the Memories page cannot tell which session the user is in). */
+  newestNote(): RecallNote | undefined {
+    let newest: RecallNote | undefined;
+    for (const note of this.notes.values()) if (newest === undefined || note.at_ms >= newest.at_ms) newest = note;
+    return newest;
+  }
+
   private async extend(payload: PreStepPayload, decision: PreStepDecision): Promise<PreStepDecision> {
     const config = this.settings();
     if (decision.kind !== "enter" || !config.enabled || payload.signal?.aborted) return decision;

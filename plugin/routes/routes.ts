@@ -1,7 +1,7 @@
 // The plugin's HTTP routes on the host's web server (settings, status, re-embedding, the local
-// model's download), each behind
-// the fence, and the one disposer that takes them all down. Handlers never throw into the host;
-// every answer is JSON, never cached or sniffed, with secrets redacted.
+// model's download, and the Memories page's, from memory-routes.ts), each behind the fence, and the
+// one disposer that takes them all down. Handlers never throw into the host; every answer is JSON
+// but the memories' export (an NDJSON download), never cached or sniffed, with secrets redacted.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { inspect } from "node:util";
 import { DreamError, isDreamError } from "../../bridge/protocol/errors";
@@ -9,6 +9,7 @@ import { httpStatusFor } from "../../bridge/protocol/wire";
 import { ConfigError, type PluginConfig } from "../config";
 import type { Disposer, WebRoute, WebServerService } from "../host-types";
 import { fenceRequest, readJsonBody } from "./fence";
+import { memoryRoutes, type MemoryRouteDeps } from "./memory-routes";
 import { redactSecrets } from "./redact";
 
 export const ROUTE_PREFIX = "/_dsh/holo-memory";
@@ -27,13 +28,19 @@ export interface RouteDeps {
   reembedProgress(): Promise<Record<string, unknown>>;
   /** The local model's state, and starting its download (an explicit action; may throw DreamError). */
   model: { status(): unknown; download(): unknown };
+  /** The Memories page: the bridge's memories, and the newest recall. */
+  memories: MemoryRouteDeps;
   /** Hears failures a caller only sees as INTERNAL; wire it to the host logger. Default: stderr. */
   reportError?(error: unknown, route: string): void;
 }
 
-interface Answer {
-  status: number;
-  body: unknown;
+export type Answer = { status: number; body: unknown } | { download: Download };
+
+/** A file the browser saves: sent page by page, each chunk written as soon as it is read. */
+export interface Download {
+  filename: string;
+  contentType: string;
+  chunks: AsyncIterable<string>;
 }
 
 /** `hint` comes with codes from the bridge's error table; FORBIDDEN and INTERNAL carry none. */
@@ -44,7 +51,7 @@ interface ErrorBody {
   hint?: string;
 }
 
-type MethodHandlers = Record<string, (req: IncomingMessage) => Promise<Answer>>;
+export type MethodHandlers = Record<string, (req: IncomingMessage) => Promise<Answer>>;
 
 const MAX_MESSAGE_CHARS = 500;
 
@@ -70,6 +77,7 @@ export function registerRoutes(webServer: WebServerService, deps: RouteDeps): ()
         return { status: 202, body: deps.model.download() };
       },
     },
+    ...memoryRoutes(deps.memories),
   };
   const disposers: Disposer[] = [];
   try {
@@ -104,8 +112,9 @@ function routeHandler(path: string, methods: MethodHandlers, report: (error: unk
         const refusal = new DreamError("METHOD_NOT_ALLOWED", `${path} answers ${allow} only (got ${req.method})`);
         return sendDreamError(req, res, refusal, { allow });
       }
-      const { status, body } = await handle(req);
-      sendJson(req, res, status, body);
+      const result = await handle(req);
+      if ("download" in result) await sendDownload(req, res, result.download);
+      else sendJson(req, res, result.status, result.body);
     } catch (error) {
       if (isDreamError(error)) return sendDreamError(req, res, error);
       report(error, `${req.method} ${path}`);
@@ -210,6 +219,46 @@ function sendJson(req: IncomingMessage, res: ServerResponse, status: number, bod
     "x-content-type-options": "nosniff",
   });
   res.end(text);
+}
+
+/**
+ * The first chunk is read before any header is written, so a download that cannot start (no bridge)
+ * is answered with its error as JSON; one that fails later is cut off, which the browser shows as failed.
+ */
+async function sendDownload(req: IncomingMessage, res: ServerResponse, download: Download): Promise<void> {
+  const chunks = download.chunks[Symbol.asyncIterator]();
+  let next = await chunks.next();
+  if (res.headersSent) throw new Error(`a reply was already sent for ${req.method} ${req.url}`);
+  res.writeHead(200, {
+    "content-type": download.contentType,
+    "content-disposition": `attachment; filename="${download.filename}"`,
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+  });
+  let closed = false;
+  res.once("close", () => (closed = true));
+  try {
+    while (!next.done && !closed) {
+      if (!res.write(next.value)) await drained(res);
+      next = await chunks.next();
+    }
+  } finally {
+    // A browser that cancelled the download stops the reading of pages too.
+    if (!next.done) await chunks.return?.();
+  }
+  if (!closed) res.end();
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }
 
 function sendError(req: IncomingMessage, res: ServerResponse, status: number, error: ErrorBody, headers?: OutgoingHttpHeaders): void {

@@ -1,13 +1,19 @@
 // A small stand-in for the host's web server (exact routes in a Map, duplicates refused, as the
 // host does), served by a real node:http server on loopback, with the plugin's routes on it over
-// an in-memory settings service; plus a client that keeps the raw text of each answer.
+// an in-memory settings service and a real store behind the bridge's own request handler (in this
+// process); plus a client that keeps the raw text of each answer.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { RpcMethod } from "../../../bridge/protocol/wire";
+import { createBridgeService } from "../../../bridge/server/bridge-service";
+import type { MemoryStore } from "../../../bridge/store/memory-store";
 import { parseConfig } from "../../../plugin/config";
+import type { RecallNote } from "../../../plugin/recall/recall";
 import { PluginSettings } from "../../../plugin/settings/plugin-settings";
 import type { SavedSettings } from "../../../plugin/settings/settings-store";
 import type { Disposer, WebRoute, WebServerService } from "../../../plugin/host-types";
 import { registerRoutes, ROUTE_PREFIX } from "../../../plugin/routes/routes";
+import { openStore } from "../../store/helpers";
 
 export class ExactWebServer implements WebServerService {
   readonly routes = new Map<string, WebRoute>();
@@ -79,8 +85,18 @@ export interface RouteHarness {
   /** Names of the deps called, in order. */
   calls: string[];
   reported: Array<{ error: unknown; route: string }>;
-  /** Replace these to script what status(), reembed() and reportError() do next. */
-  script: { status: () => Promise<Json>; reembed: () => Promise<Json>; report: (error: unknown, route: string) => void };
+  /** The store the memory routes reach through the bridge's request handler. */
+  store: MemoryStore;
+  /** Replace these to script what status(), reembed(), reportError() and the memory deps do next. */
+  script: {
+    status: () => Promise<Json>;
+    reembed: () => Promise<Json>;
+    report: (error: unknown, route: string) => void;
+    memoryEnabled: boolean;
+    newestRecall: RecallNote | undefined;
+    /** Runs before each bridge call; throw from it to stand for a bridge that is gone. */
+    beforeCall: (method: RpcMethod) => void;
+  };
   dispose: () => void;
   stop(): Promise<void>;
 }
@@ -94,21 +110,38 @@ export async function startRoutes(): Promise<RouteHarness> {
     status: async () => ({ records: 3, bridge: "running" }),
     reembed: async () => ({ started: true, total: 3 }),
     report: (error, route) => reported.push({ error, route }),
+    memoryEnabled: true,
+    newestRecall: undefined,
+    beforeCall: () => undefined,
   };
+  const store = openStore();
+  const hooks = { status: async () => ({}), shutdown: () => undefined, embedQuery: async () => ({ fallback: "runtime_missing" as const }), reembed: () => ({}), purge: async () => ({}) };
+  const bridge = createBridgeService(store, hooks);
   const dispose = registerRoutes(web, {
     settings,
     status: () => (calls.push("status"), script.status()),
     reembed: () => (calls.push("reembed"), script.reembed()),
     reembedProgress: async () => (calls.push("reembedProgress"), { running: true, done: 1, total: 3 }),
     model: { status: () => (calls.push("modelStatus"), { state: "not_downloaded" }), download: () => (calls.push("modelDownload"), { state: "checking" }) },
+    memories: {
+      enabled: () => script.memoryEnabled,
+      call: async <T>(method: RpcMethod, params: Record<string, unknown>) => {
+        calls.push(`bridge.${method}`);
+        script.beforeCall(method);
+        // Through JSON, as over the wire: the routes get no live object of the store's.
+        return JSON.parse(JSON.stringify(await bridge(method, structuredClone(params)))) as T;
+      },
+      newestRecall: () => script.newestRecall,
+    },
     reportError: (error, route) => script.report(error, route),
   });
   const server = await startServer(web);
   const stop = async () => {
     dispose();
     await server.close();
+    store.close();
   };
-  return { web, port: server.port, settings, calls, reported, script, dispose, stop };
+  return { web, port: server.port, settings, calls, reported, store, script, dispose, stop };
 }
 
 async function startServer(web: ExactWebServer): Promise<{ port: number; close(): Promise<void> }> {
@@ -151,6 +184,8 @@ export function postJson(port: number, path: string, value: unknown, headers: ht
 export const SETTINGS = `${ROUTE_PREFIX}/settings`;
 export const STATUS = `${ROUTE_PREFIX}/status`;
 export const REEMBED = `${ROUTE_PREFIX}/reembed`;
+/** The Memories page's route at `name` ("list", "export"…). */
+export const memoriesRoute = (name: string) => `${ROUTE_PREFIX}/memories/${name}`;
 /** What GET settings says of the API key when none was saved. */
 export const NO_KEY = { embeddingApiKey: { set: false } };
 

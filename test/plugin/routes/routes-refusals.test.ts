@@ -1,7 +1,10 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { DreamError, ERROR_CODES } from "../../../bridge/protocol/errors";
 import { httpStatusFor } from "../../../bridge/protocol/wire";
 import { DEFAULT_CONFIG } from "../../../plugin/config";
-import { NO_KEY, postJson, REEMBED, request, SETTINGS, STATUS, useRouteHarness } from "./route-server";
+import { PASSPORT } from "./memory-seeds";
+import { memoriesRoute, NO_KEY, postJson, REEMBED, request, SETTINGS, STATUS, useRouteHarness, type Answer } from "./route-server";
 
 const harness = useRouteHarness();
 let h: ReturnType<typeof harness>;
@@ -165,5 +168,119 @@ describe("plugin routes: fence", () => {
     expect(answer.status).toBe(403);
     expect(answer.body.error.code).toBe("FORBIDDEN");
     expect(h.calls).toEqual([]);
+  });
+});
+
+// Every memory route with a body it would accept: each refusal below must stop it before the bridge.
+const MEMORY_POSTS: Array<[string, Record<string, unknown>]> = [
+  ["search", { query: "护照在哪里？" }],
+  ["list", { limit: 5 }],
+  ["get", { id: "m-1" }],
+  ["forget", { id: "m-1" }],
+  ["quarantine", { id: "m-1", reason: "wrong" }],
+  ["release", { id: "m-1" }],
+  ["edit", { id: "m-1", text: "护照在背包里。" }],
+];
+const MEMORY_GETS = ["stats", "last-recall", "export"];
+
+describe("memory routes: fence and refusals", () => {
+  beforeEach(() => {
+    h.store.importRecords(PASSPORT);
+  });
+
+  /** The memories are as seeded: nothing forgotten, quarantined or edited, and no bridge call made. */
+  function expectUntouched(): void {
+    expect(h.calls.filter((call) => call.startsWith("bridge."))).toEqual([]);
+    expect(h.store.get("m-1")).toMatchObject({ text: PASSPORT[0].text });
+    expect(h.store.get("m-1")!.quarantine).toBeUndefined();
+    expect(h.store.size).toBe(PASSPORT.length);
+  }
+
+  async function eachRoute(send: (method: string, path: string, body?: Record<string, unknown>) => Promise<Answer>): Promise<Array<[string, number, string]>> {
+    const out: Array<[string, number, string]> = [];
+    for (const [name, body] of MEMORY_POSTS) {
+      const answer = await send("POST", memoriesRoute(name), body);
+      out.push([name, answer.status, answer.body?.error?.code]);
+    }
+    for (const name of MEMORY_GETS) {
+      const answer = await send("GET", memoriesRoute(name));
+      out.push([name, answer.status, answer.body?.error?.code]);
+    }
+    return out;
+  }
+  const allRefused = (status: number, code: string) => [...MEMORY_POSTS.map(([name]) => name), ...MEMORY_GETS].map((name) => [name, status, code]);
+
+  it("refuses every memory route to a peer that is not on this machine with 403, reaching no bridge", async () => {
+    // A real request whose peer address reads as another machine's, as the host's server would see it.
+    const remote = http.createServer((req, res) => {
+      Object.defineProperty(req.socket, "remoteAddress", { value: "203.0.113.9", configurable: true });
+      h.web.dispatch(req, res);
+    });
+    await new Promise<void>((resolve) => remote.listen({ host: "127.0.0.1", port: 0 }, resolve));
+    try {
+      const port = (remote.address() as AddressInfo).port;
+      const sent = await eachRoute((method, path, body) =>
+        body === undefined ? request(port, { method, path }) : postJson(port, path, body),
+      );
+      expect(sent).toEqual(allRefused(403, "FORBIDDEN"));
+    } finally {
+      await new Promise((resolve) => remote.close(resolve));
+    }
+    expectUntouched();
+  });
+
+  it("refuses a foreign Host, a foreign Origin and a cross-site fetch on every memory route with 403, changing nothing", async () => {
+    for (const headers of [{ host: "memory.evil.example" }, { origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }]) {
+      const sent = await eachRoute((method, path, body) => (body === undefined ? request(h.port, { method, path, headers }) : postJson(h.port, path, body, headers)));
+      expect([headers, sent]).toEqual([headers, allRefused(403, "FORBIDDEN")]);
+    }
+    expectUntouched();
+  });
+
+  it("refuses every memory change sent as text/plain with 415, changing nothing", async () => {
+    for (const [name, body] of MEMORY_POSTS) {
+      const answer = await request(h.port, { method: "POST", path: memoriesRoute(name), headers: { "content-type": "text/plain" }, body: JSON.stringify(body) });
+      expect([name, answer.status, answer.body.error.code]).toEqual([name, 415, "UNSUPPORTED_MEDIA_TYPE"]);
+    }
+    expectUntouched();
+  });
+
+  it("refuses an unknown field on every memory route with 400 naming it, changing nothing", async () => {
+    for (const [name, body] of MEMORY_POSTS) {
+      const answer = await postJson(h.port, memoriesRoute(name), { ...body, apply: true });
+      expect([name, answer.status, answer.body.error]).toEqual([name, 400, expect.objectContaining({ code: "INVALID_FIELD", field: "apply" })]);
+      expect(answer.body.error.message).toMatch(/^unknown field "apply"; .* takes /);
+    }
+    expectUntouched();
+  });
+
+  it("refuses a missing or ill-typed value naming its field, changing nothing", async () => {
+    const cases: Array<[string, Record<string, unknown>, string, string]> = [
+      ["forget", {}, "MISSING_FIELD", "id"],
+      ["forget", { id: "" }, "INVALID_FIELD", "id"],
+      ["quarantine", { id: "m-1" }, "MISSING_FIELD", "reason"],
+      ["quarantine", { id: "m-1", reason: "x".repeat(201) }, "INVALID_FIELD", "reason"],
+      ["edit", { id: "m-1", text: "   " }, "INVALID_FIELD", "text"],
+      ["search", { query: "护照", timeline: "yes" }, "INVALID_FIELD", "timeline"],
+      ["list", { offset: 1.5 }, "INVALID_FIELD", "offset"],
+      ["list", { status: "deleted" }, "INVALID_FIELD", "status"],
+      ["list", { source_type: "email" }, "INVALID_FIELD", "source_type"],
+    ];
+    for (const [name, body, code, field] of cases) {
+      const answer = await postJson(h.port, memoriesRoute(name), body);
+      expect([name, body, answer.status, answer.body.error.code, answer.body.error.field]).toEqual([name, body, 400, code, field]);
+    }
+    expectUntouched();
+    // A value of the right type but out of range is the bridge's to refuse, by the same field.
+    const page = await postJson(h.port, memoriesRoute("list"), { limit: 1000 });
+    expect([page.status, page.body.error.code, page.body.error.field]).toEqual([400, "INVALID_FIELD", "limit"]);
+  });
+
+  it("answers GET on a memory change and POST on the export with 405 and an allow header", async () => {
+    const get = await request(h.port, { path: memoriesRoute("forget") });
+    expect([get.status, get.headers.allow, get.body.error.code]).toEqual([405, "POST", "METHOD_NOT_ALLOWED"]);
+    const post = await postJson(h.port, memoriesRoute("export"), {});
+    expect([post.status, post.headers.allow]).toEqual([405, "GET"]);
+    expectUntouched();
   });
 });

@@ -1,6 +1,6 @@
 import { DEFAULT_CONFIG } from "../../../plugin/config";
 import { registerRoutes } from "../../../plugin/routes/routes";
-import { ExactWebServer, MemorySettings, NO_KEY, postJson, REEMBED, request, SETTINGS, STATUS, useRouteHarness } from "./route-server";
+import { ExactWebServer, MemorySettings, memoriesRoute, NO_KEY, postJson, REEMBED, request, SETTINGS, STATUS, useRouteHarness } from "./route-server";
 
 const harness = useRouteHarness();
 let h: ReturnType<typeof harness>;
@@ -108,7 +108,8 @@ describe("plugin routes: secrets and lifecycle", () => {
   });
 
   it("removes every route with the one disposer, after which the paths answer 404", async () => {
-    expect([...h.web.routes.keys()].sort()).toEqual([SETTINGS.replace("/settings", "/model"), REEMBED, SETTINGS, STATUS]);
+    const memories = ["edit", "export", "forget", "get", "last-recall", "list", "quarantine", "release", "search", "stats"].map(memoriesRoute);
+    expect([...h.web.routes.keys()].sort()).toEqual([...memories, SETTINGS.replace("/settings", "/model"), REEMBED, SETTINGS, STATUS]);
     h.dispose();
     expect(h.web.routes.size).toBe(0);
     expect((await request(h.port, { path: STATUS })).status).toBe(404);
@@ -120,7 +121,8 @@ describe("plugin routes: secrets and lifecycle", () => {
     const other = new ExactWebServer();
     other.register({ kind: "exact", path: STATUS, handler: () => undefined });
     const idle = async () => ({});
-    const deps = { settings: new MemorySettings(), status: idle, reembed: idle, reembedProgress: idle, model: { status: () => ({}), download: () => ({}) } };
+    const memories = { enabled: () => false, call: async <T>() => ({}) as T, newestRecall: () => undefined };
+    const deps = { settings: new MemorySettings(), status: idle, reembed: idle, reembedProgress: idle, model: { status: () => ({}), download: () => ({}) }, memories };
     expect(() => registerRoutes(other, deps)).toThrow(`a route is already registered at exact ${STATUS}`);
     expect([...other.routes.keys()]).toEqual([STATUS]);
   });
