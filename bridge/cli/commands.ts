@@ -28,6 +28,10 @@ const MAX_BATCH_LINE_BYTES = 1024 * 1024;
 export async function addCommand(api: MemoryApi, args: ParsedArgs, io: CliIo): Promise<number> {
   const input: Record<string, unknown> = { text: await textFrom(args, io, "add"), source_type: flagString(args, "source-type") ?? "user_message" };
   const at = flagString(args, "at");
+  const raw = flagString(args, "timestamp-ms");
+  if (raw !== undefined && !/^-?\d+$/.test(raw.trim())) {
+    throw new DreamError("BAD_ARGUMENTS", `--timestamp-ms takes milliseconds since 1970 (got "${raw}"); for a time in words or an ISO date use --at "${raw}"`);
+  }
   const timestampMs = flagInt(args, "timestamp-ms");
   if (at !== undefined && timestampMs !== undefined) throw new DreamError("BAD_ARGUMENTS", "give the time once: --at or --timestamp-ms, not both");
   if (at !== undefined) input.timestamp_ms = parseWhen(at, "at", Date.now());
@@ -66,7 +70,9 @@ export async function textFrom(args: ParsedArgs, io: CliIo, command: "add" | "ed
   if (words.length > 0) return words.join(" ");
   if (file === "-" || (file === undefined && io.stdinIsTty === false && io.readStdin)) {
     if (!io.readStdin) throw new DreamError("BAD_ARGUMENTS", "stdin cannot be read here; use --text or --text-file FILE");
-    return stripFinalNewline(await io.readStdin());
+    const piped = stripFinalNewline(await io.readStdin());
+    // Nothing piped in (stdin closed or /dev/null) is the same mistake as giving no text at all.
+    if (piped.trim() !== "" || file === "-") return piped;
   }
   if (file !== undefined) return stripFinalNewline(readText(path.resolve(io.cwd, file)));
   throw new DreamError("BAD_ARGUMENTS", command === "add" ? 'add needs the text: dsh-dream add "TEXT", --text-file FILE, or pipe it in' : "edit needs the new text: --text TEXT or --text-file FILE");

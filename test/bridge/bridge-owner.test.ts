@@ -57,7 +57,7 @@ describe("a bridge with an owner process", () => {
     const dataDir = tempDir("bridge-owner-bad-");
     const out = runCli(["--data-dir", dataDir, "serve", "--no-chroma", `--owner-pid=${value}`]);
     expect(out.code).toBe(2);
-    expect(out.stderr).toMatch(/^error \[BAD_ARGUMENTS\]: --owner-pid must be (a positive process id|an integer)/);
+    expect(out.stderr).toMatch(/^error \[BAD_ARGUMENTS\]: --owner-pid must be (a positive process id|an integer|a whole number)/);
     expect(fs.existsSync(path.join(dataDir, "bridge.json"))).toBe(false);
   });
 });

@@ -76,6 +76,7 @@ describe("dsh-dream usage", () => {
     [["list", "--since", "last tuesday"], '--since "last tuesday" is not a time I can read'],
     [["list", "--active", "--quarantined"], "--quarantined and --active exclude each other"],
     [["add", "x", "--at", "now", "--timestamp-ms", "5"], "give the time once: --at or --timestamp-ms, not both"],
+    [["add", "x", "--timestamp-ms", "yesterday"], '--timestamp-ms takes milliseconds since 1970 (got "yesterday"); for a time in words or an ISO date use --at "yesterday"'],
     [["export", "a.jsonl", "b.jsonl"], 'export takes at most 1 FILE.jsonl (got an extra "b.jsonl")'],
   ])("refuses %j with exit code 2, the reason, and the command's help as the hint", (args, message) => {
     const out = cli(...args);

@@ -74,13 +74,14 @@ export function bridgeClient(dataDir: string): Promise<BridgeClient> {
 /** Stops a bridge left running in a test's data directory (the plugin normally stops its own). */
 export async function stopPluginBridge(dataDir: string): Promise<void> {
   const file = path.join(dataDir, "bridge.json");
-  if (!fs.existsSync(file)) return;
   let client: BridgeClient;
+  let pid: number;
+  // The plugin may be stopping its own bridge meanwhile: bridge.json can go at any moment, and then there is nothing left to stop.
   try {
     client = BridgeClient.fromDataDir(dataDir);
+    ({ pid } = JSON.parse(fs.readFileSync(file, "utf8")) as { pid: number });
   } catch {
     return;
   }
-  const { pid } = JSON.parse(fs.readFileSync(file, "utf8")) as { pid: number };
   await stopBridge(client, pid, 10_000);
 }
