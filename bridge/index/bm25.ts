@@ -11,6 +11,8 @@ export interface Bm25Params {
 export interface Bm25SearchOptions {
   /** Count a repeated query term once. Default false: like wink-bm25-text-search, each occurrence adds its weight again. */
   dedupeQuery?: boolean;
+  /** Score every posting of every query term (no MaxScore pruning): the reference the pruned search must equal. */
+  exhaustive?: boolean;
 }
 
 const ABSENT = 0;
@@ -51,6 +53,16 @@ export class Bm25Index {
   private scores: Float64Array = new Float64Array(0);
   private touched: Int32Array = new Int32Array(0);
   private termTf: Int32Array = new Int32Array(64);
+  // Per term, the largest tf and the shortest doc among its postings (kept exact at each re-pack, only
+  // widened by adds): what bounds the term's contribution to any doc, tf / (tf + norm(len)).
+  private maxTf: Int32Array = new Int32Array(64);
+  private minLength: Int32Array = new Int32Array(64).fill(0x7fffffff);
+  /** Marks the docs a pruned search still scores; all-zero between calls. */
+  private candidate: Uint8Array = new Uint8Array(0);
+  /** Whether every term's main postings are in doc order, so that a doc's posting can be found by bisection. */
+  private mainSorted = true;
+  /** What the last search read: postings scored in full, and whether it switched to looking up the common terms. */
+  lastSearch = { postingsScored: 0, pruned: false };
 
   constructor(params: Bm25Params = {}) {
     this.k1 = checkParam("k1", params.k1 ?? 1.2, Infinity);
@@ -84,6 +96,8 @@ export class Bm25Index {
     this.fwdStart[doc] = this.fwdUsed;
     this.fwdCount[doc] = unique.length;
     for (const term of unique) {
+      if (this.termTf[term] > this.maxTf[term]) this.maxTf[term] = this.termTf[term];
+      if (tokens.length < this.minLength[term]) this.minLength[term] = tokens.length;
       const p = this.deltaCount++;
       this.deltaTerms[p] = term;
       this.deltaDocs[p] = doc;
@@ -122,34 +136,119 @@ export class Bm25Index {
     if (!Number.isInteger(limit) || limit < 0) throw new Error(`Bm25Index.search: limit must be a non-negative integer, got ${limit}`);
     const query = this.queryWeights(queryTokens, options.dedupeQuery ?? false);
     if (limit === 0 || query.size === 0) return [];
-    const { scores, touched, state, docLengths } = this;
+    const { scores, touched } = this;
     const avgLength = this.lengthSum / this.liveDocs;
     // k1 * ((1 - b) + b * len / avgLength) split so the per-posting cost is one multiply-add.
-    const normBase = this.k1 * (1 - this.b);
-    const normPerToken = avgLength > 0 ? (this.k1 * this.b) / avgLength : 0;
-    let count = 0;
+    const norm: Norm = { base: this.k1 * (1 - this.b), perToken: avgLength > 0 ? (this.k1 * this.b) / avgLength : 0 };
     // wink-bm25-text-search's formula (one field of weight 1, k = 1) without its 4-decimal rounding of weights.
-    // Every contribution is > 0 (idf > 0 even when df = N), so a zero score marks an untouched doc.
-    for (const [term, repeats] of query) {
+    // Every contribution is > 0 (idf > 0 even when df = N), so a zero score marks an untouched doc. A term's
+    // contribution is weight * tf / (tf + norm) < weight: its weight bounds what it can add to any doc.
+    const terms = [...query].map(([term, repeats]) => {
       const df = this.df[term];
-      const idf = Math.log((this.liveDocs - df + 0.5) / (df + 0.5) + 1);
-      const weight = repeats * idf * (this.k1 + 1);
-      const inMain = term < this.mainTerms;
-      for (let p = inMain ? this.mainOffsets[term] : 0, end = inMain ? this.mainOffsets[term + 1] : 0; p < end; p++) {
-        const doc = this.mainDocs[p];
-        if (state[doc] !== LIVE || (accept !== undefined && !accept[doc])) continue;
-        const tf = this.mainTfs[p];
-        if (scores[doc] === 0) touched[count++] = doc;
-        scores[doc] += (weight * tf) / (tf + normBase + normPerToken * docLengths[doc]);
+      const weight = repeats * Math.log((this.liveDocs - df + 0.5) / (df + 0.5) + 1) * (this.k1 + 1);
+      const tf = this.maxTf[term];
+      const bound = tf > 0 ? (weight * tf) / (tf + norm.base + norm.perToken * this.minLength[term]) : weight;
+      return { term, weight, bound };
+    });
+    // Highest bound first (rarest terms), and every doc's score is summed in this one order, pruned or not,
+    // so a pruned search returns exactly the scores an exhaustive one would.
+    // (A stable sort: equal weights keep the query's order, which does not depend on how the index was built.)
+    terms.sort((a, b) => b.weight - a.weight);
+    const remaining = new Float64Array(terms.length + 1);
+    for (let i = terms.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + terms[i].bound;
+    let count = 0;
+    let i = 0;
+    this.lastSearch = { postingsScored: 0, pruned: false };
+    // Term at a time while new docs could still reach the top `limit`: once the weights of the terms left add
+    // up to less than the k-th best score so far (MaxScore), a doc none of the scored terms holds cannot enter,
+    // and the common terms left are only looked up for the docs that still could.
+    for (; i < terms.length; i++) {
+      const postings = this.postingCount(terms[i].term);
+      if (!options.exhaustive && i > 0 && count >= limit && postings > count && this.mainSorted) {
+        const threshold = kthBest(scores, touched, count, limit);
+        // A margin against rounding: the bound must stay above anything the additions below can produce.
+        if (remaining[i] * (1 + 1e-9) < threshold) {
+          this.lastSearch.pruned = true;
+          return this.finishPruned(terms, i, remaining, threshold, count, limit, norm);
+        }
       }
-      for (let p = this.deltaHead[term]; p >= 0; p = this.deltaNext[p]) {
-        const doc = this.deltaDocs[p];
-        if (state[doc] !== LIVE || (accept !== undefined && !accept[doc])) continue;
-        const tf = this.deltaTfs[p];
-        if (scores[doc] === 0) touched[count++] = doc;
-        scores[doc] += (weight * tf) / (tf + normBase + normPerToken * docLengths[doc]);
-      }
+      this.lastSearch.postingsScored += postings;
+      count = this.scoreTerm(terms[i].term, terms[i].weight, accept, norm, count);
     }
+    return this.collect(count, limit);
+  }
+
+  /** Adds one term's contribution to every live, accepted doc that holds it; returns the new touched count. */
+  private scoreTerm(term: number, weight: number, accept: Uint8Array | undefined, norm: Norm, count: number): number {
+    const { scores, touched, state, docLengths } = this;
+    const inMain = term < this.mainTerms;
+    for (let p = inMain ? this.mainOffsets[term] : 0, end = inMain ? this.mainOffsets[term + 1] : 0; p < end; p++) {
+      const doc = this.mainDocs[p];
+      if (state[doc] !== LIVE || (accept !== undefined && !accept[doc])) continue;
+      const tf = this.mainTfs[p];
+      if (scores[doc] === 0) touched[count++] = doc;
+      scores[doc] += (weight * tf) / (tf + norm.base + norm.perToken * docLengths[doc]);
+    }
+    for (let p = this.deltaHead[term]; p >= 0; p = this.deltaNext[p]) {
+      const doc = this.deltaDocs[p];
+      if (state[doc] !== LIVE || (accept !== undefined && !accept[doc])) continue;
+      const tf = this.deltaTfs[p];
+      if (scores[doc] === 0) touched[count++] = doc;
+      scores[doc] += (weight * tf) / (tf + norm.base + norm.perToken * docLengths[doc]);
+    }
+    return count;
+  }
+
+  /**
+   * The rest of a pruned search: the docs scored so far that could still reach `threshold` get the terms from
+   * `from` on, looked up by binary search in each term's postings (or a scan, when that is cheaper); the others
+   * are dropped. Every scratch score is cleared on the way out.
+   */
+  private finishPruned(terms: Array<{ term: number; weight: number }>, from: number, remaining: Float64Array, threshold: number, count: number, limit: number, norm: Norm): Scored[] {
+    const { scores, touched, docLengths, candidate } = this;
+    let candidates: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const doc = touched[i];
+      if (scores[doc] + remaining[from] * (1 + 1e-9) >= threshold) {
+        candidates.push(doc);
+        candidate[doc] = 1;
+      } else scores[doc] = 0;
+    }
+    for (let i = from; i < terms.length && candidates.length > 0; i++) {
+      const { term, weight } = terms[i];
+      const add = (doc: number, tf: number) => void (scores[doc] += (weight * tf) / (tf + norm.base + norm.perToken * docLengths[doc]));
+      const inMain = term < this.mainTerms;
+      const start = inMain ? this.mainOffsets[term] : 0;
+      const end = inMain ? this.mainOffsets[term + 1] : 0;
+      if (candidates.length * Math.log2(end - start + 2) < end - start) {
+        for (const doc of candidates) {
+          const p = lowerBound(this.mainDocs, start, end, doc);
+          if (p < end && this.mainDocs[p] === doc) add(doc, this.mainTfs[p]);
+        }
+      } else {
+        for (let p = start; p < end; p++) if (candidate[this.mainDocs[p]] === 1) add(this.mainDocs[p], this.mainTfs[p]);
+      }
+      // Candidates are live and accepted already: whatever of theirs the delta holds counts.
+      for (let p = this.deltaHead[term]; p >= 0; p = this.deltaNext[p]) if (candidate[this.deltaDocs[p]] === 1) add(this.deltaDocs[p], this.deltaTfs[p]);
+      // A candidate that can no longer reach the threshold drops out as the bound shrinks.
+      const kept: number[] = [];
+      for (const doc of candidates) {
+        if (scores[doc] + remaining[i + 1] * (1 + 1e-9) >= threshold) kept.push(doc);
+        else (scores[doc] = 0), (candidate[doc] = 0);
+      }
+      candidates = kept;
+    }
+    const top = new TopK(limit);
+    for (const doc of candidates) {
+      top.push(doc, scores[doc]);
+      scores[doc] = 0;
+      candidate[doc] = 0;
+    }
+    return top.sorted();
+  }
+
+  private collect(count: number, limit: number): Scored[] {
+    const { scores, touched } = this;
     const top = new TopK(limit);
     let threshold = -Infinity;
     for (let i = 0; i < count; i++) {
@@ -161,6 +260,11 @@ export class Bm25Index {
       scores[doc] = 0;
     }
     return top.sorted();
+  }
+
+  private postingCount(term: number): number {
+    // df counts live postings only; the dead ones a vacuum has not dropped yet are few by construction.
+    return this.df[term];
   }
 
   /**
@@ -311,6 +415,20 @@ export class Bm25Index {
 
   // Make the packed postings the main segment and rebuild the forward pool from them (fwdCount must be set).
   private installMain(termCount: number, offsets: Int32Array, docs: Int32Array, tfs: Int32Array): void {
+    let sorted = true;
+    for (let t = 0; t < termCount && sorted; t++) for (let p = offsets[t] + 1; p < offsets[t + 1]; p++) if (docs[p] <= docs[p - 1]) (sorted = false), (p = offsets[t + 1]);
+    this.mainSorted = sorted;
+    // Exact again: the bounds of docs removed since the last re-pack go with them.
+    this.growTerms(termCount);
+    this.maxTf.fill(0, 0, termCount);
+    this.minLength.fill(0x7fffffff, 0, termCount);
+    for (let t = 0; t < termCount; t++) {
+      for (let p = offsets[t]; p < offsets[t + 1]; p++) {
+        if (tfs[p] > this.maxTf[t]) this.maxTf[t] = tfs[p];
+        const length = this.docLengths[docs[p]];
+        if (length < this.minLength[t]) this.minLength[t] = length;
+      }
+    }
     this.mainTerms = termCount;
     this.mainOffsets = offsets;
     this.mainDocs = docs;
@@ -330,6 +448,8 @@ export class Bm25Index {
 
   private growTerms(need: number): void {
     this.df = grow(this.df, need);
+    this.maxTf = grow(this.maxTf, need);
+    this.minLength = grow(this.minLength, need, 0x7fffffff);
     this.deltaHead = grow(this.deltaHead, need, -1);
     this.termTf = grow(this.termTf, need);
   }
@@ -341,7 +461,39 @@ export class Bm25Index {
     this.fwdCount = grow(this.fwdCount, need);
     this.scores = grow(this.scores, need);
     this.touched = grow(this.touched, need);
+    this.candidate = grow(this.candidate, need);
   }
+}
+
+interface Norm {
+  base: number;
+  perToken: number;
+}
+
+/** The `k`-th best of the first `count` touched docs' scores (count >= k). */
+function kthBest(scores: Float64Array, touched: Int32Array, count: number, k: number): number {
+  const top = new TopK(k);
+  let threshold = -Infinity;
+  for (let i = 0; i < count; i++) {
+    const score = scores[touched[i]];
+    if (score >= threshold) {
+      top.push(touched[i], score);
+      threshold = top.threshold;
+    }
+  }
+  return threshold;
+}
+
+/** The first position in docs[start, end) holding a doc >= `doc`. */
+function lowerBound(docs: Int32Array, start: number, end: number, doc: number): number {
+  let lo = start;
+  let hi = end;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid] < doc) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function checkParam(name: string, value: number, max: number): number {
