@@ -57,12 +57,12 @@ export class Bm25Index {
   // widened by adds): what bounds the term's contribution to any doc, tf / (tf + norm(len)).
   private maxTf: Int32Array = new Int32Array(64);
   private minLength: Int32Array = new Int32Array(64).fill(0x7fffffff);
-  /** Marks the docs a pruned search still scores; all-zero between calls. */
-  private candidate: Uint8Array = new Uint8Array(0);
   /** Whether every term's main postings are in doc order, so that a doc's posting can be found by bisection. */
   private mainSorted = true;
+  /** Marks the docs a pruned search still scores; all-zero between calls. */
+  private candidate: Uint8Array = new Uint8Array(0);
   /** What the last search read: postings scored in full, and whether it switched to looking up the common terms. */
-  lastSearch = { postingsScored: 0, pruned: false };
+  lastSearch = { postingsScored: 0, pruned: false, candidates: 0 };
 
   constructor(params: Bm25Params = {}) {
     this.k1 = checkParam("k1", params.k1 ?? 1.2, Infinity);
@@ -158,7 +158,7 @@ export class Bm25Index {
     for (let i = terms.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + terms[i].bound;
     let count = 0;
     let i = 0;
-    this.lastSearch = { postingsScored: 0, pruned: false };
+    this.lastSearch = { postingsScored: 0, pruned: false, candidates: 0 };
     // Term at a time while new docs could still reach the top `limit`: once the weights of the terms left add
     // up to less than the k-th best score so far (MaxScore), a doc none of the scored terms holds cannot enter,
     // and the common terms left are only looked up for the docs that still could.
@@ -200,9 +200,11 @@ export class Bm25Index {
   }
 
   /**
-   * The rest of a pruned search: the docs scored so far that could still reach `threshold` get the terms from
-   * `from` on, looked up by binary search in each term's postings (or a scan, when that is cheaper); the others
-   * are dropped. Every scratch score is cleared on the way out.
+   * The rest of a pruned search: the docs scored so far that could still reach the k-th score get the terms
+   * from `from` on, term by term in the same order, each looked up by bisection in the term's doc-ordered
+   * postings (or read in a scan, when that is cheaper) and in its delta. After each term the k-th best score
+   * among them rises (every partial score is a lower bound of the final one), and a doc whose bound falls
+   * below it drops out. Every scratch score and mark is cleared on the way out.
    */
   private finishPruned(terms: Array<{ term: number; weight: number }>, from: number, remaining: Float64Array, threshold: number, count: number, limit: number, norm: Norm): Scored[] {
     const { scores, touched, docLengths, candidate } = this;
@@ -214,37 +216,39 @@ export class Bm25Index {
         candidate[doc] = 1;
       } else scores[doc] = 0;
     }
-    for (let i = from; i < terms.length && candidates.length > 0; i++) {
-      const { term, weight } = terms[i];
-      const add = (doc: number, tf: number) => void (scores[doc] += (weight * tf) / (tf + norm.base + norm.perToken * docLengths[doc]));
-      const inMain = term < this.mainTerms;
-      const start = inMain ? this.mainOffsets[term] : 0;
-      const end = inMain ? this.mainOffsets[term + 1] : 0;
-      if (candidates.length * Math.log2(end - start + 2) < end - start) {
-        for (const doc of candidates) {
-          const p = lowerBound(this.mainDocs, start, end, doc);
-          if (p < end && this.mainDocs[p] === doc) add(doc, this.mainTfs[p]);
+    this.lastSearch.candidates = candidates.length;
+    try {
+      for (let i = from; i < terms.length && candidates.length > 0; i++) {
+        const { term, weight } = terms[i];
+        const add = (doc: number, tf: number) => void (scores[doc] += (weight * tf) / (tf + norm.base + norm.perToken * docLengths[doc]));
+        const inMain = term < this.mainTerms;
+        const start = inMain ? this.mainOffsets[term] : 0;
+        const end = inMain ? this.mainOffsets[term + 1] : 0;
+        if (candidates.length * Math.log2(end - start + 2) < end - start) {
+          for (const doc of candidates) {
+            const p = lowerBound(this.mainDocs, start, end, doc);
+            if (p < end && this.mainDocs[p] === doc) add(doc, this.mainTfs[p]);
+          }
+        } else {
+          for (let p = start; p < end; p++) if (candidate[this.mainDocs[p]] === 1) add(this.mainDocs[p], this.mainTfs[p]);
         }
-      } else {
-        for (let p = start; p < end; p++) if (candidate[this.mainDocs[p]] === 1) add(this.mainDocs[p], this.mainTfs[p]);
+        // Candidates are live and accepted already: whatever of theirs the delta holds counts.
+        for (let p = this.deltaHead[term]; p >= 0; p = this.deltaNext[p]) if (candidate[this.deltaDocs[p]] === 1) add(this.deltaDocs[p], this.deltaTfs[p]);
+        threshold = Math.max(threshold, kthBest(scores, candidates, candidates.length, limit));
+        const bound = remaining[i + 1] * (1 + 1e-9);
+        const kept: number[] = [];
+        for (const doc of candidates) {
+          if (scores[doc] + bound >= threshold) kept.push(doc);
+          else (scores[doc] = 0), (candidate[doc] = 0);
+        }
+        candidates = kept;
       }
-      // Candidates are live and accepted already: whatever of theirs the delta holds counts.
-      for (let p = this.deltaHead[term]; p >= 0; p = this.deltaNext[p]) if (candidate[this.deltaDocs[p]] === 1) add(this.deltaDocs[p], this.deltaTfs[p]);
-      // A candidate that can no longer reach the threshold drops out as the bound shrinks.
-      const kept: number[] = [];
-      for (const doc of candidates) {
-        if (scores[doc] + remaining[i + 1] * (1 + 1e-9) >= threshold) kept.push(doc);
-        else (scores[doc] = 0), (candidate[doc] = 0);
-      }
-      candidates = kept;
+      const top = new TopK(limit);
+      for (const doc of candidates) top.push(doc, scores[doc]);
+      return top.sorted();
+    } finally {
+      for (let i = 0; i < count; i++) (scores[touched[i]] = 0), (candidate[touched[i]] = 0);
     }
-    const top = new TopK(limit);
-    for (const doc of candidates) {
-      top.push(doc, scores[doc]);
-      scores[doc] = 0;
-      candidate[doc] = 0;
-    }
-    return top.sorted();
   }
 
   private collect(count: number, limit: number): Scored[] {
@@ -462,6 +466,7 @@ export class Bm25Index {
     this.scores = grow(this.scores, need);
     this.touched = grow(this.touched, need);
     this.candidate = grow(this.candidate, need);
+
   }
 }
 
@@ -471,7 +476,7 @@ interface Norm {
 }
 
 /** The `k`-th best of the first `count` touched docs' scores (count >= k). */
-function kthBest(scores: Float64Array, touched: Int32Array, count: number, k: number): number {
+function kthBest(scores: Float64Array, touched: ArrayLike<number>, count: number, k: number): number {
   const top = new TopK(k);
   let threshold = -Infinity;
   for (let i = 0; i < count; i++) {

@@ -65,12 +65,25 @@ describe("BM25 MaxScore pruning", () => {
     for (let doc = 0; doc < 20_000; doc++) index.add(doc, doc % 1000 === 0 ? ["the", "of", "passport", "drawer"] : ["the", "of", `w${doc % 97}`]);
     const query = ["passport", "the", "of"];
     const exhaustive = index.search(query, 5, undefined, { exhaustive: true });
-    expect(index.lastSearch).toEqual({ postingsScored: 40_020, pruned: false });
+    expect(index.lastSearch).toMatchObject({ postingsScored: 40_020, pruned: false });
     const pruned = index.search(query, 5);
     expect(pruned).toEqual(exhaustive);
     expect(pruned.map((hit) => hit.doc)).toEqual([0, 1000, 2000, 3000, 4000]);
     // Only "passport" was read in full (20 postings); "the" and "of" were looked up for its docs.
-    expect(index.lastSearch).toEqual({ postingsScored: 20, pruned: true });
+    expect(index.lastSearch).toMatchObject({ postingsScored: 20, pruned: true, candidates: 20 });
+  });
+
+  it("reads a tf above 255 from the postings, in the main segment and in the delta", () => {
+    const index = new Bm25Index();
+    const docs = (from: number) => Array.from({ length: 3000 }, (_, i) => (i % 300 === 0 ? ["rare", ...Array<string>(300 + i / 300).fill("the")] : ["the", `w${(from + i) % 50}`]));
+    docs(0).forEach((tokens, doc) => index.add(doc, tokens));
+    index.vacuum();
+    docs(3000).forEach((tokens, i) => index.add(3000 + i, tokens));
+    const query = ["rare", "the"];
+    const pruned = index.search(query, 3);
+    expect(index.lastSearch.pruned).toBe(true);
+    expect(pruned).toEqual(index.search(query, 3, undefined, { exhaustive: true }));
+    expect(pruned.map((hit) => hit.doc)).toEqual([0, 3000, 300]);
   });
 
   it("scores in full when the bound cannot prune: fewer hits than k, or terms of equal weight", () => {
