@@ -3,6 +3,7 @@ import type { DreamError } from "../protocol/errors";
 import { collapsedSlotLines, redactionLines, withheldLines } from "../store/receipt-lines";
 import type { SearchResponse } from "../store/search";
 import { isoTime } from "../protocol/time";
+import { oneLine } from "./views";
 
 export function formatSearch(response: SearchResponse, options: { full?: boolean } = {}): string {
   const { results, receipt } = response;
@@ -26,9 +27,4 @@ export function formatSearch(response: SearchResponse, options: { full?: boolean
 
 export function formatError(error: DreamError): string {
   return `error [${error.code}]: ${error.message}\nhint: ${error.hint}\n`;
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
 }

@@ -12,6 +12,7 @@ import type { ParsedArgs } from "./args";
 import type { MemoryApi } from "./commands";
 import type { CliIo } from "./io";
 import { jsonlLines } from "./jsonl-lines";
+import { formatBytes } from "./views";
 
 /** The largest line a record can need (200,000 characters of text escaped, metadata, a 4,096-d vector). */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -108,8 +109,4 @@ async function send(api: MemoryApi, batch: Pending[], totals: { added: number; u
 
 function summary(totals: { added: number; unchanged: number; rejected: number; lines: number }): string {
   return `imported ${totals.added}, unchanged ${totals.unchanged}, rejected ${totals.rejected} (${totals.lines} line${totals.lines === 1 ? "" : "s"} read)\n`;
-}
-
-function formatBytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
 }

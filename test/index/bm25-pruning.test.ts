@@ -3,15 +3,7 @@
 // and rare terms, after removals and re-packs, with masks, repeated query terms and any k1 and b.
 import fc from "fast-check";
 import { Bm25Index } from "../../bridge/index/bm25";
-
-function seeded(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../fixtures/seeded-random";
 
 /** Zipf-like documents over `vocabulary` terms: t0 is in nearly every doc, the tail in a handful. */
 function zipfDocs(count: number, vocabulary: number, random: () => number): string[][] {
@@ -39,7 +31,7 @@ describe("BM25 MaxScore pruning", () => {
         fc.constantFrom("none", "removals", "removals and adds", "adds after a re-pack"),
         fc.boolean(),
         (seed, docs, vocabulary, k, params, history, masked) => {
-          const random = seeded(seed);
+          const random = seededRandom(seed);
           const corpus = zipfDocs(docs, vocabulary, random);
           const index = new Bm25Index(params);
           corpus.forEach((tokens, doc) => index.add(doc, tokens));
