@@ -1,6 +1,8 @@
-// `npm run bench:search -- --records N [--queries Q] [--reopen] [--json]`: builds a store of N synthetic mixed
-// zh/en memories with 512-d vectors through the real import path, then times lexical, dense
-// (search_vector) and hybrid searches (top_k 10; query embedding excluded: vectors are given).
+// `npm run bench:search -- --records N [--queries Q] [--vectors clustered|anisotropic] [--flat-max N] [--reopen] [--json]`:
+// builds a store of N synthetic mixed zh/en memories with 512-d vectors through the real import path,
+// then times lexical, dense (search_vector) and hybrid searches (top_k 10; query embedding excluded:
+// vectors are given). Above flat_max_records (default 200,000) the approximate index is built first
+// (timed) and dense recall@10 is measured against an exact scan of the same store.
 // --reopen also times a checkpoint and re-opening the store (bench/store-open.ts).
 import fs from "node:fs";
 import os from "node:os";
@@ -10,7 +12,8 @@ import type { SearchRequest } from "../bridge/store/search";
 import { parseSearchRequest } from "../bridge/store/search-request";
 import { argValue, machineInfo, percentile } from "./stats";
 import { type CheckpointFigures, printOpenFigures, timeCheckpoint, timeOpen } from "./store-open";
-import { SyntheticCorpus, syntheticBatches, type SyntheticQuery } from "./synthetic-corpus";
+import { FLAT_MAX_RECORDS } from "../bridge/index/vector-index";
+import { SyntheticCorpus, syntheticBatches, type SyntheticQuery, type VectorShape } from "./synthetic-corpus";
 
 const IMPORT_BATCH = 2000;
 const WARMUP = 20;
@@ -40,9 +43,12 @@ function main(argv: string[]): void {
 function measureSearch(argv: string[], dataDir: string): { result: Record<string, unknown>; written?: CheckpointFigures; request: SearchRequest } {
   const records = argValue(argv, "records", 10_000);
   const queryCount = argValue(argv, "queries", 200);
-  const corpus = new SyntheticCorpus();
+  const flatMaxRecords = argValue(argv, "flat-max", FLAT_MAX_RECORDS);
+  const shape = (argv.includes("--vectors") ? argv[argv.indexOf("--vectors") + 1] : "clustered") as VectorShape;
+  if (shape !== "clustered" && shape !== "anisotropic") throw new Error("--vectors must be clustered or anisotropic");
+  const corpus = new SyntheticCorpus(512, undefined, undefined, shape);
   // No checkpoint on close: --reopen times one explicitly, and without it none is wanted.
-  const store = MemoryStore.open({ dataDir, checkpointOnCloseBytes: Infinity });
+  const store = MemoryStore.open({ dataDir, checkpointOnCloseBytes: Infinity, vectorIndex: { flatMaxRecords } });
   const queries: SyntheticQuery[] = [];
   const embedding = (vector: number[]) => ({ provider: "bench", model: "synthetic-512", vector });
   try {
@@ -55,6 +61,7 @@ function measureSearch(argv: string[], dataDir: string): { result: Record<string
     }
     const ingestSeconds = (performance.now() - ingestStarted) / 1000;
     process.stderr.write("\n");
+    const ann = buildAnn(store);
     global.gc?.();
     const latencies = { lexical: [] as number[], dense: [] as number[], hybrid: [] as number[] };
     queries.forEach((q, i) => {
@@ -72,12 +79,15 @@ function measureSearch(argv: string[], dataDir: string): { result: Record<string
       time(() => store.add({ id: r.id, text: r.text, source_type: "user_message", embedding: embedding(r.vector) }), acks);
     }
     const summary = (samples: number[]) => ({ p50_ms: percentile(samples, 50), p95_ms: percentile(samples, 95) });
+    const recall = ann ? denseRecall(store, queries.slice(WARMUP), flatMaxRecords) : undefined;
     const result = {
       benchmark: "search-latency",
       records,
       queries: latencies.hybrid.length,
       dim: corpus.dim,
+      vectors: shape,
       top_k: 10,
+      ...(ann ? { ann: { ...ann, dense_recall_at_10: recall } } : {}),
       lexical: summary(latencies.lexical),
       dense: summary(latencies.dense),
       hybrid: summary(latencies.hybrid),
@@ -90,12 +100,44 @@ function measureSearch(argv: string[], dataDir: string): { result: Record<string
       console.log(`${mode.padEnd(8)} p50 ${result[mode].p50_ms.toFixed(2)} ms  p95 ${result[mode].p95_ms.toFixed(2)} ms`);
     }
     console.log(`write ack (in process) p50 ${result.write_ack.p50_ms.toFixed(2)} ms  p95 ${result.write_ack.p95_ms.toFixed(2)} ms`);
-    console.log(`ingest ${result.ingest_records_per_s} records/s · RSS ${result.rss_mib} MiB · ${records} records × ${corpus.dim} dims`);
+    console.log(`ingest ${result.ingest_records_per_s} records/s · RSS ${result.rss_mib} MiB · ${records} records × ${corpus.dim} dims (${shape})`);
+    if (ann) console.log(`ann: ${ann.lists} lists, probe share ${ann.probe_share}, built in ${ann.build_s.toFixed(1)} s (longest slice ${ann.longest_slice_ms.toFixed(1)} ms), recall@10 vs exact ${recall!.toFixed(4)} (build estimate ${ann.recall_estimate.toFixed(3)})`);
     const request = parseSearchRequest({ query: queries[0].text, top_k: 10, query_embedding: embedding(queries[0].vector) });
     return { result, written: argv.includes("--reopen") ? timeCheckpoint(store) : undefined, request };
   } finally {
     store.close();
   }
+}
+
+/** Builds the approximate index the way the bridge does, in 15 ms slices, timing the build and its longest slice. */
+function buildAnn(store: MemoryStore) {
+  const started = performance.now();
+  let longest = 0;
+  for (let more = true; more; ) {
+    const slice = performance.now();
+    more = store.maintainVectorIndexes(15);
+    longest = Math.max(longest, performance.now() - slice);
+  }
+  const status = store.vectors.list()[0]?.index.annStatus();
+  if (status?.mode !== "ivf") return undefined;
+  process.stderr.write(`approximate index built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  return { build_s: (performance.now() - started) / 1000, longest_slice_ms: longest, lists: status.lists!, probe_share: status.probeShare!, recall_estimate: status.recallEstimate! };
+}
+
+/** Dense recall@10 of the approximate index against an exact scan of the same vectors, over the timed queries. */
+function denseRecall(store: MemoryStore, queries: SyntheticQuery[], flatMaxRecords: number): number {
+  const index = store.vectors.list()[0].index;
+  let found = 0;
+  let wanted = 0;
+  for (const q of queries) {
+    const approx = new Set(index.search(q.vector, 10).map((h) => h.doc));
+    index.configure({ flatMaxRecords: Number.MAX_SAFE_INTEGER });
+    const exact = index.search(q.vector, 10);
+    index.configure({ flatMaxRecords });
+    found += exact.filter((h) => approx.has(h.doc)).length;
+    wanted += exact.length;
+  }
+  return found / wanted;
 }
 
 main(process.argv.slice(2));

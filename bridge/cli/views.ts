@@ -98,6 +98,14 @@ export function formatStatus(status: Status): string {
     lines.push(`embeddings  ${embedding.provider}${embedding.model ? ` ${embedding.model}` : ""}: ${embedding.state}${embedding.reason ? ` (${String(embedding.reason).replace(/_/g, " ")})` : ""}${coverage}`);
     if (embedding.state !== "ready" && embedding.reason === "model_not_cached") lines.push("            recall uses words only until the model is downloaded: dsh-dream download-model");
   }
+  for (const space of status.vectors ?? []) {
+    const index = space.index;
+    if (!index || index.mode === "flat") continue;
+    const what = index.mode === "building"
+      ? `searched exactly while the approximate index is built (over ${index.flatMaxRecords} vectors)`
+      : `approximate index, ${index.lists} lists, recall@10 ≈ ${Number(index.recallEstimate).toFixed(3)} (over ${index.flatMaxRecords} vectors)`;
+    lines.push(`dense       ${space.provider}/${space.model}: ${space.vectors} vectors, ${what}`);
+  }
   const journal = status.journal ?? {};
   if (journal.forgotten_not_erased) lines.push(`forgotten   ${journal.forgotten_not_erased} still in the files; erased within minutes (or now: dsh-dream purge)`);
   if (journal.torn_tail) lines.push(`journal     a torn tail was set aside at ${journal.torn_tail.kept_at} (${journal.torn_tail.cause})`);
@@ -113,12 +121,18 @@ export function formatStatus(status: Status): string {
   return lines.join("\n") + "\n";
 }
 
+function describeDenseIndex(receipt: Receipt): string {
+  const index = receipt.dense?.index;
+  if (!index || index.kind === "flat") return "";
+  return ` · meaning from the approximate index (${index.lists_probed} of ${index.lists} lists, ${index.scanned} vectors, recall@10 ≈ ${index.recall_estimate?.toFixed(3)})`;
+}
+
 /** A receipt for people: the query, how recall ran, each memory returned with why, and what was held back. */
 export function formatReceipt(receipt: Receipt, texts: ReadonlyMap<string, string>): string {
   const lines = [
     `receipt ${receipt.receipt_id} · ${isoTime(receipt.created_at_ms)}`,
     `query   "${oneLine(receipt.query, 200)}" · ${receipt.mode} · top ${receipt.top_k}${receipt.scope ? ` · scope ${receipt.scope}` : ""}`,
-    `recall  ${receipt.recall.replace(/^Recall: /, "")}`,
+    `recall  ${receipt.recall.replace(/^Recall: /, "")}${describeDenseIndex(receipt)}`,
     "",
   ];
   const byId = new Map(receipt.candidates.map((c) => [c.id, c]));

@@ -16,6 +16,7 @@ interface WasmMemory {
 interface KernelExports {
   readonly memory: WasmMemory;
   scan(queryAt: number, codesAt: number, strideBytes: number, rows: number, outAt: number): void;
+  gather(queryAt: number, codesAt: number, strideBytes: number, rowsAt: number, count: number, outAt: number): void;
 }
 
 // The Node typings in use do not declare the WebAssembly global, so describe the part used here.
@@ -40,7 +41,10 @@ export interface QueryCode {
   error: number;
 }
 
-/** Layout in linear memory: [query int16 × stride][codes int8 rows × capacity][dots int32 × capacity]. */
+/**
+ * Layout in linear memory: [query int16 × stride][codes int8 rows × capacity][dots int32 × (capacity + 4)]
+ * [gathered row numbers int32 × (capacity + 4)]: gather() reads rows four at a time, so a list is padded.
+ */
 export class Int8Codes {
   /** Bytes per code row: dim rounded up to the kernel's 32-byte step, zero-padded. */
   readonly strideBytes: number;
@@ -57,7 +61,7 @@ export class Int8Codes {
     this.strideBytes = Math.ceil(dim / 32) * 32;
     this.codesAt = this.strideBytes * 2;
     // One page short of the ceiling, so no end address the kernel computes wraps past 2^32.
-    this.maxRows = Math.floor((MAX_MEMORY_BYTES - PAGE_BYTES - this.codesAt) / (this.strideBytes + 4));
+    this.maxRows = Math.floor((MAX_MEMORY_BYTES - PAGE_BYTES - this.codesAt - 32) / (this.strideBytes + 8));
     // Keeps every partial sum of the kernel's i32 dot below 2^31: sum |code * query code| <= 127 * max * dim.
     this.queryCodeMax = Math.min(QUERY_CODE_MAX, Math.floor(I32_MAX / (CODE_MAX * dim)));
   }
@@ -66,7 +70,7 @@ export class Int8Codes {
   reserve(rows: number): void {
     if (rows <= this.capacity) return;
     if (rows > this.maxRows) throw new Error(`vector index is full: ${rows} rows of ${this.dim} dims exceed WebAssembly memory`);
-    const neededBytes = this.codesAt + rows * (this.strideBytes + 4);
+    const neededBytes = this.codesAt + rows * (this.strideBytes + 8) + 32;
     const memory = this.kernel.memory;
     const missingPages = Math.ceil(neededBytes / PAGE_BYTES) - memory.buffer.byteLength / PAGE_BYTES;
     if (missingPages > 0) memory.grow(missingPages);
@@ -120,6 +124,26 @@ export class Int8Codes {
     }
     codes.fill(0, dim);
     return { scale, error: Math.sqrt(errorSquared) };
+  }
+
+  /** Where gather() reads its row numbers: write up to capacity rows here (valid until the next reserve). */
+  gatherRows(): Int32Array {
+    return new Int32Array(this.kernel.memory.buffer, this.gatherRowsAt(), this.capacity + 4);
+  }
+
+  /** Integer dots of the last encoded query with the first `count` rows listed in gatherRows(), in that order. */
+  gather(count: number): Int32Array {
+    const rows = this.gatherRows();
+    // The kernel takes rows four at a time: pad with copies of a listed row (their dots are not returned).
+    const padded = Math.ceil(count / 4) * 4;
+    for (let i = count; i < padded; i++) rows[i] = rows[0];
+    const outAt = this.codesAt + this.capacity * this.strideBytes;
+    this.kernel.gather(0, this.codesAt, this.strideBytes, this.gatherRowsAt(), padded, outAt);
+    return new Int32Array(this.kernel.memory.buffer, outAt, count);
+  }
+
+  private gatherRowsAt(): number {
+    return this.codesAt + this.capacity * this.strideBytes + (this.capacity + 4) * 4;
   }
 
   /** Integer dots of the last encoded query with rows [0, rows); valid until the next reserve or scan. */

@@ -1,6 +1,10 @@
-// Exact cosine top-k over dense vectors. Unit vectors live in one Float32Array for exact scores; their
-// int8 codes (quantize.ts) are scanned first to bound every score, and only docs whose upper bound can
-// still reach the k-th exact score are re-scored, so results equal a full f32 scan.
+// Cosine top-k over dense vectors. Unit vectors live in one Float32Array for exact scores; their int8
+// codes (quantize.ts) are scanned first to bound every score, and only docs whose upper bound can still
+// reach the k-th exact score are re-scored, so results equal a full f32 scan of the docs scanned.
+// Up to flatMaxRecords live vectors every doc is scanned (exact). Above it, once maintain() has built
+// inverted lists (coarse-lists.ts), only the docs of the lists nearest the query are scanned: an
+// approximate answer whose scores are still exact. lastSearch says which index answered.
+import { CoarseLists, trainCentroids } from "./coarse-lists";
 import { Int8Codes } from "./quantize";
 import { Scored, TopK } from "./top-k";
 
@@ -16,6 +20,62 @@ const ROUND_SLACK = 1e-7;
 const UNIT_TOLERANCE = 1e-7;
 
 export type VectorInput = Float32Array | number[];
+
+export interface AnnOptions {
+  /** Above this many live vectors the inverted lists answer, once built (default 200,000; the seed's limit). */
+  flatMaxRecords?: number;
+  /**
+   * Recall@10 against exact the lists must reach on the build's probe queries (default 0.98): each build
+   * gathers the smallest share of the index that reaches it.
+   */
+  recallTarget?: number;
+}
+
+export const FLAT_MAX_RECORDS = 200_000;
+const RECALL_TARGET = 0.98;
+// The shares of the live vectors a build tries, smallest first; the whole index is exact by construction.
+const PROBE_SHARES = [0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.065, 0.08, 0.1, 0.12, 0.15, 0.2, 0.3, 0.5, 1];
+// A search gathers at least this many docs per result wanted, so small k on a small index still probes widely.
+const MIN_GATHER_PER_RESULT = 64;
+const KMEANS_ITERATIONS = 6;
+const SAMPLE_PER_LIST = 32;
+// Stored vectors used as queries to estimate the lists' recall@10 after a build (their own doc excluded,
+// so each asks for its neighbours, a harder query than a near-duplicate).
+const RECALL_PROBES = 64;
+const RECALL_K = 10;
+// Docs listed per maintain() step while building: about 10 ms at 512 dims and 500 lists.
+const BUILD_CHUNK = 1000;
+
+/** Which index answered the last search, and how much of it was read. */
+export interface VectorSearchInfo {
+  index: "flat" | "ivf";
+  /** Docs whose codes were scanned. */
+  scanned: number;
+  /** ivf: lists read of lists in all, and the recall@10 estimated for this probe share when the lists were built. */
+  probed?: number;
+  lists?: number;
+  recallEstimate?: number;
+}
+
+/** State of the inverted lists (status and tests). */
+export interface AnnStatus {
+  flatMaxRecords: number;
+  /** "flat": at or under the limit; "building": over it, exact scan until the lists are ready; "ivf": lists answer. */
+  mode: "flat" | "building" | "ivf";
+  lists?: number;
+  recallEstimate?: number;
+  /** Share of the live vectors a search gathers, chosen by the build for the recall target. */
+  probeShare?: number;
+  /** Live vectors when the current lists were trained; they are retrained once the index doubles. */
+  trainedAt?: number;
+}
+
+interface BuiltLists {
+  lists: CoarseLists;
+  recall: number;
+  share: number;
+  trainedAt: number;
+}
 
 /** Candidate i is docs[order[i]] with upper bound uppers[order[i]], best bound first. */
 interface Candidates {
@@ -35,12 +95,60 @@ export class VectorIndex {
   private end = 0;
   private count = 0;
   private readonly codes: Int8Codes;
+  private flatMaxRecords = FLAT_MAX_RECORDS;
+  private recallTarget = RECALL_TARGET;
+  private ann: BuiltLists | undefined;
+  /** The build in progress (maintain() steps it) and the lists it fills, kept current by set and remove. */
+  private build: { steps: Generator<void, void>; lists?: CoarseLists; cursor: number } | undefined;
+  lastSearch: VectorSearchInfo = { index: "flat", scanned: 0 };
 
-  constructor(private readonly dimension: number) {
+  constructor(
+    private readonly dimension: number,
+    options: AnnOptions = {},
+  ) {
     if (!Number.isInteger(dimension) || dimension < 1 || dimension > MAX_DIM) {
       throw new Error(`dim must be an integer from 1 to ${MAX_DIM}, got ${String(dimension)}`);
     }
     this.codes = new Int8Codes(dimension);
+    this.configure(options);
+  }
+
+  /** Sets the ANN limits (validated); lists already built are kept and used by the new limit. */
+  configure(options: AnnOptions): void {
+    const { flatMaxRecords = FLAT_MAX_RECORDS, recallTarget = RECALL_TARGET } = options;
+    if (!Number.isSafeInteger(flatMaxRecords) || flatMaxRecords < 0) throw new Error(`flat_max_records must be a non-negative integer, got ${String(flatMaxRecords)}`);
+    if (!(recallTarget > 0 && recallTarget <= 1)) throw new Error(`recall_target must be a number in (0, 1], got ${String(recallTarget)}`);
+    this.flatMaxRecords = flatMaxRecords;
+    this.recallTarget = recallTarget;
+  }
+
+  annStatus(): AnnStatus {
+    const over = this.count > this.flatMaxRecords;
+    const mode = !over ? "flat" : this.ann ? "ivf" : "building";
+    const status: AnnStatus = { flatMaxRecords: this.flatMaxRecords, mode };
+    if (this.ann) Object.assign(status, { lists: this.ann.lists.count, recallEstimate: this.ann.recall, probeShare: this.ann.share, trainedAt: this.ann.trainedAt });
+    return status;
+  }
+
+  /** Whether maintain() has work: the index is over the limit and its lists are missing or outgrown. */
+  needsMaintenance(): boolean {
+    return this.build !== undefined || (this.count > this.flatMaxRecords && (this.ann === undefined || this.count > 2 * this.ann.trainedAt));
+  }
+
+  /**
+   * Builds the inverted lists in steps of a few milliseconds until `budgetMs` is spent (Infinity: to the
+   * end). Searches stay exact until a build completes; a rebuild replaces the old lists only when done.
+   * Returns whether work is left.
+   */
+  maintain(budgetMs = Infinity): boolean {
+    if (!this.needsMaintenance()) return false;
+    this.build ??= { steps: this.buildSteps(), cursor: 0 };
+    const started = performance.now();
+    while (this.build) {
+      if (this.build.steps.next().done) this.build = undefined;
+      else if (performance.now() - started >= budgetMs) return true;
+    }
+    return this.needsMaintenance();
   }
 
   get dim(): number {
@@ -105,6 +213,9 @@ export class VectorIndex {
       this.count++;
     }
     this.end = Math.max(this.end, doc + 1);
+    this.ann?.lists.add(doc, this.vectors, at);
+    // Docs at or past the build's cursor are listed when it gets there.
+    if (this.build?.lists && doc < this.build.cursor) this.build.lists.add(doc, this.vectors, at);
   }
 
   /** Returns whether `doc` was live. */
@@ -112,6 +223,8 @@ export class VectorIndex {
     if (!this.has(doc)) return false;
     this.live[doc] = 0;
     this.count--;
+    this.ann?.lists.remove(doc);
+    this.build?.lists?.remove(doc);
     while (this.end > 0 && this.live[this.end - 1] !== 1) this.end--;
     return true;
   }
@@ -131,8 +244,97 @@ export class VectorIndex {
     if (!Number.isInteger(k) || k < 0) throw new Error(`k must be a non-negative integer, got ${String(k)}`);
     const unit = normalise(query, this.dimension, "query");
     const keep = Math.min(k, this.count);
-    if (keep === 0) return [];
-    return this.rescore(unit, keep, this.candidates(unit, keep, accept));
+    if (keep === 0) {
+      this.lastSearch = { index: "flat", scanned: 0 };
+      return [];
+    }
+    const ann = this.count > this.flatMaxRecords ? this.ann : undefined;
+    if (!ann) {
+      this.lastSearch = { index: "flat", scanned: this.count };
+      return this.rescore(unit, keep, this.candidates(unit, keep, accept));
+    }
+    return this.searchLists(ann, unit, keep, accept);
+  }
+
+  /** The exact top k among the eligible docs of the lists nearest `unit`. */
+  private searchLists({ lists, recall, share }: Omit<BuiltLists, "trainedAt">, unit: Float64Array, k: number, accept: Uint8Array | undefined): Scored[] {
+    const rows = this.codes.gatherRows();
+    const { live } = this;
+    const eligible = accept === undefined ? (doc: number) => live[doc] === 1 : (doc: number) => live[doc] === 1 && accept[doc] !== 0;
+    const want = Math.max(MIN_GATHER_PER_RESULT * k, Math.ceil(share * this.count));
+    const { gathered, probed } = lists.probe(unit, want, eligible, rows);
+    this.lastSearch = { index: "ivf", scanned: gathered, probed, lists: lists.count, recallEstimate: recall };
+    return this.rescore(unit, Math.min(k, gathered), this.candidates(unit, k, accept, gathered));
+  }
+
+  /**
+   * One build: sample, train the centroids, list every live doc, then choose the probe share: the
+   * smallest that reaches the recall target on probe queries scored exactly. The new lists replace the
+   * old ones (if any) at the end. Each yield is a few milliseconds.
+   */
+  private *buildSteps(): Generator<void, void> {
+    const dim = this.dimension;
+    const trainedAt = this.count;
+    const listCount = Math.max(1, Math.min(4096, Math.round(Math.sqrt(trainedAt))));
+    const sampleDocs = this.spreadLiveDocs(Math.min(trainedAt, SAMPLE_PER_LIST * listCount));
+    const sample = new Float32Array(sampleDocs.length * dim);
+    sampleDocs.forEach((doc, i) => sample.set(this.vectors.subarray(doc * dim, (doc + 1) * dim), i * dim));
+    yield;
+    const centroids = yield* trainCentroids(sample, dim, Math.min(listCount, sampleDocs.length), KMEANS_ITERATIONS);
+    const build = this.build!;
+    const lists = new CoarseLists(dim, centroids);
+    build.lists = lists;
+    while (build.cursor < this.end) {
+      const stop = Math.min(this.end, build.cursor + BUILD_CHUNK);
+      for (let doc = build.cursor; doc < stop; doc++) if (this.live[doc] === 1) lists.add(doc, this.vectors, doc * dim);
+      build.cursor = stop;
+      yield;
+    }
+    build.cursor = Infinity;
+    const last = this.lastSearch;
+    const probes: Array<{ doc: number; unit: Float64Array; exact: number[] }> = [];
+    const keep = Math.min(RECALL_K + 1, this.count);
+    const others = (doc: number, hits: Scored[]) => hits.filter((h) => h.doc !== doc).slice(0, RECALL_K).map((h) => h.doc);
+    for (const doc of this.spreadLiveDocs(RECALL_PROBES)) {
+      const unit = Float64Array.from(this.vectors.subarray(doc * dim, (doc + 1) * dim));
+      probes.push({ doc, unit, exact: others(doc, this.rescore(unit, keep, this.candidates(unit, keep, undefined))) });
+      yield;
+    }
+    let chosen = { share: 1, recall: 1 };
+    for (const share of PROBE_SHARES) {
+      const recalls: number[] = [];
+      for (const { doc, unit, exact } of probes) {
+        // A probe's doc forgotten meanwhile still has a vector here; its neighbours still ask the same question.
+        const approx = new Set(others(doc, this.searchLists({ lists, recall: 0, share }, unit, keep, undefined)));
+        if (exact.length > 0) recalls.push(exact.filter((d) => approx.has(d)).length / exact.length);
+        yield;
+      }
+      // The share must reach the target with two standard errors to spare: 64 probes are a small sample.
+      const { mean, error } = meanAndError(recalls);
+      if (mean - 2 * error >= this.recallTarget || share === 1) {
+        chosen = { share, recall: mean };
+        break;
+      }
+    }
+    this.lastSearch = last;
+    this.ann = { lists, ...chosen, trainedAt };
+  }
+
+  /** Up to `n` live docs spread evenly over the index, in doc order. */
+  private spreadLiveDocs(n: number): number[] {
+    const docs: number[] = [];
+    if (n <= 0) return docs;
+    const step = this.count / n;
+    let next = 0;
+    for (let doc = 0, seen = 0; doc < this.end && docs.length < n; doc++) {
+      if (this.live[doc] !== 1) continue;
+      if (seen >= next) {
+        docs.push(doc);
+        next += step;
+      }
+      seen++;
+    }
+    return docs;
   }
 
   /**
@@ -144,9 +346,12 @@ export class VectorIndex {
    * |q·v - q'·v'| <= |(q - q')·v| + |q'·(v - v')| <= e_q ||v|| + ||q'|| e_v <= e_q + (1 + e_q) e_v (Cauchy-Schwarz),
    * and q'·v' = dot * s_q * s_v exactly because the kernel's integer dot does not overflow.
    */
-  private candidates(unit: Float64Array, k: number, accept: Uint8Array | undefined): Candidates {
+  private candidates(unit: Float64Array, k: number, accept: Uint8Array | undefined, gathered?: number): Candidates {
     const query = this.codes.encodeQuery(unit);
-    const dots = this.codes.scan(this.end);
+    // Flat: dots[doc] for every row. Gathered: dots[i] for the doc in gatherRows()[i].
+    const rows = gathered === undefined ? undefined : this.codes.gatherRows();
+    const dots = rows === undefined ? this.codes.scan(this.end) : this.codes.gather(gathered!);
+    const scanned = rows === undefined ? this.end : gathered!;
     const { scales, errors } = this.codes;
     const marginBase = (1 + NORM_SLACK) * query.error + ROUND_SLACK;
     const marginPerError = (1 + NORM_SLACK) * (1 + NORM_SLACK + query.error);
@@ -156,9 +361,10 @@ export class VectorIndex {
     // The running cut only rises, so filtering by it on the way leaves a superset of the final candidates.
     let cut = -1;
     let n = 0;
-    for (let doc = 0; doc < this.end; doc++) {
+    for (let i = 0; i < scanned; i++) {
+      const doc = rows === undefined ? i : rows[i];
       if (live[doc] !== 1 || (accept !== undefined && !accept[doc])) continue;
-      const approx = dots[doc] * scales[doc] * query.scale;
+      const approx = dots[i] * scales[doc] * query.scale;
       const margin = marginBase + marginPerError * errors[doc];
       const lower = approx - margin;
       if (lower > lowestKept) {
@@ -233,6 +439,13 @@ function dotAt(query: Float64Array, vectors: Float32Array, at: number, dim: numb
   let sum = 0;
   for (let i = 0; i < dim; i++) sum += query[i] * vectors[at + i];
   return sum;
+}
+
+function meanAndError(values: number[]): { mean: number; error: number } {
+  if (values.length === 0) return { mean: 1, error: 0 };
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, values.length - 1);
+  return { mean, error: Math.sqrt(variance / values.length) };
 }
 
 function clampCosine(score: number): number {

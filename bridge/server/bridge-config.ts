@@ -26,11 +26,21 @@ export interface PrivacyConfig {
   audit: AuditConfig;
 }
 
+/** The dense index: exact up to flatMaxRecords live vectors, inverted lists reaching annRecallTarget above. */
+export interface SearchConfig {
+  flatMaxRecords: number;
+  annRecallTarget: number;
+}
+
 export interface BridgeConfig {
   chroma: ChromaConfig;
   embedding: EmbeddingConfig;
   privacy: PrivacyConfig;
+  search: SearchConfig;
 }
+
+export const DEFAULT_SEARCH: SearchConfig = { flatMaxRecords: 200_000, annRecallTarget: 0.98 };
+const SEARCH_LIMITS = { flatMaxRecords: 100_000_000, annRecallTarget: [0.5, 1] } as const;
 
 export const PRIVACY_LIMITS = { maxAgeDays: 36_500, maxMemories: 100_000_000, auditMaxMegabytes: 100_000 } as const;
 
@@ -45,7 +55,7 @@ export function defaultPrivacy(): PrivacyConfig {
 }
 
 export function defaultBridgeConfig(dataDir: string): BridgeConfig {
-  return { chroma: { mode: "embedded" }, embedding: defaultEmbeddingConfig(dataDir), privacy: defaultPrivacy() };
+  return { chroma: { mode: "embedded" }, embedding: defaultEmbeddingConfig(dataDir), privacy: defaultPrivacy(), search: { ...DEFAULT_SEARCH } };
 }
 
 export function loadBridgeConfig(dataDir: string): BridgeConfig {
@@ -64,12 +74,32 @@ export function loadBridgeConfig(dataDir: string): BridgeConfig {
 
 export function parseBridgeConfig(raw: unknown, source: string, dataDir: string): BridgeConfig {
   if (!isPlainObject(raw)) throw invalid(source, "config", "must be a JSON object");
-  onlyKeys(raw, ["chroma", "embedding", "privacy"], source, "");
+  onlyKeys(raw, ["chroma", "embedding", "privacy", "search"], source, "");
   return {
     chroma: raw.chroma === undefined ? { mode: "embedded" } : parseChroma(raw.chroma, source),
     embedding: parseEmbeddingConfig(raw.embedding, dataDir, source),
     privacy: parsePrivacy(raw.privacy, source),
+    search: parseSearch(raw.search, source),
   };
+}
+
+function parseSearch(value: unknown, source: string): SearchConfig {
+  const search = { ...DEFAULT_SEARCH };
+  if (value === undefined) return search;
+  if (!isPlainObject(value)) throw invalid(source, "search", "must be an object such as { \"flatMaxRecords\": 200000 }");
+  onlyKeys(value, ["flatMaxRecords", "annRecallTarget"], source, "search.");
+  if (value.flatMaxRecords !== undefined) {
+    search.flatMaxRecords = count(value.flatMaxRecords, source, "search.flatMaxRecords", 0, SEARCH_LIMITS.flatMaxRecords, "up to this many vectors are searched exactly, above it by the approximate index");
+  }
+  if (value.annRecallTarget !== undefined) {
+    const [min, max] = SEARCH_LIMITS.annRecallTarget;
+    const target = value.annRecallTarget;
+    if (typeof target !== "number" || !(target >= min && target <= max)) {
+      throw invalid(source, "search.annRecallTarget", `must be a number from ${min} to ${max}, the recall@10 against exact search the approximate index must reach (got ${describe(target)})`);
+    }
+    search.annRecallTarget = target;
+  }
+  return search;
 }
 
 function parsePrivacy(value: unknown, source: string): PrivacyConfig {

@@ -71,7 +71,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const log = new BridgeLog(options.dataDir);
   let store: MemoryStore;
   try {
-    store = MemoryStore.open({ dataDir: options.dataDir, audit: options.config.privacy.audit });
+    const { flatMaxRecords, annRecallTarget } = options.config.search;
+    store = MemoryStore.open({ dataDir: options.dataDir, audit: options.config.privacy.audit, vectorIndex: { flatMaxRecords, recallTarget: annRecallTarget } });
   } catch (error) {
     // Said where the CLI and the plugin look for why a start failed (the child's stderr goes nowhere).
     log.error(startFailure(error));

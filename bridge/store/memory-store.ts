@@ -21,6 +21,7 @@ import { inspectMemory, listMemories, memoryStats, subjectHistory, type ListFilt
 import { retentionVerdict, type RetentionConfig } from "./retention";
 import { runSearch, type SearchRequest, type SearchResponse } from "./search";
 import type { VectorBinding, VectorSpaces } from "./vector-spaces";
+import type { AnnOptions } from "../index/vector-index";
 
 export interface StoreOptions {
   dataDir: string;
@@ -31,7 +32,13 @@ export interface StoreOptions {
   checkpointOnCloseBytes?: number;
   /** What the audit log keeps (privacy.audit in bridge-config.json); default: every query, 128 MB, no age limit. */
   audit?: AuditConfig;
+  /** flat_max_records and the ANN recall target (search in bridge-config.json); default 200,000 and 0.98. */
+  vectorIndex?: AnnOptions;
 }
+
+// The ANN lists are built in slices between requests: at most this long per slice, with this gap after it.
+const MAINTENANCE_SLICE_MS = 15;
+const MAINTENANCE_GAP_MS = 5;
 
 // About 0.1 s of replay with 512-d vectors: below this a checkpoint on close costs more than it saves.
 const CHECKPOINT_ON_CLOSE_BYTES = 4 * 1024 * 1024;
@@ -138,6 +145,9 @@ export class MemoryStore {
   private readonly checkpointOnCloseBytes: number;
   private readonly bm25Params: StoreOptions["bm25"];
   private compactionRunning = false;
+  private readonly annOptions: AnnOptions;
+  private maintenanceTimer: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
 
   private constructor(
     readonly dataDir: string,
@@ -149,6 +159,8 @@ export class MemoryStore {
     this.defaults = { nowMs: state.nowMs, newId: options.newId ?? (() => `mem_${randomUUID()}`) };
     this.checkpointOnCloseBytes = options.checkpointOnCloseBytes ?? CHECKPOINT_ON_CLOSE_BYTES;
     this.bm25Params = options.bm25;
+    this.annOptions = options.vectorIndex ?? {};
+    state.vectors.configure(this.annOptions);
   }
 
   /**
@@ -175,6 +187,7 @@ export class MemoryStore {
       store.replayReport = report;
       store.checkpointOffset = load.state?.offset ?? 0;
       store.openReport = { checkpointOffset: store.checkpointOffset, checkpointReason: load.reason, openMs: performance.now() - started };
+      store.scheduleVectorMaintenance();
       return store;
     } catch (error) {
       lock.release();
@@ -377,6 +390,8 @@ export class MemoryStore {
       this.journal.close();
       const { journal, report } = Journal.open(journalPath, () => undefined, { fromOffset: fs.statSync(journalPath).size });
       this.state = next;
+      next.vectors.configure(this.annOptions);
+      this.scheduleVectorMaintenance();
       this.journal = journal;
       this.replayReport = { ...report, entries: next.entries };
       this.checkpointOffset = 0;
@@ -686,6 +701,9 @@ export class MemoryStore {
 
   /** Checkpoints first when the journal grew past the threshold; the lock is released even if that fails. */
   close(): void {
+    this.closed = true;
+    if (this.maintenanceTimer !== undefined) clearTimeout(this.maintenanceTimer);
+    this.maintenanceTimer = undefined;
     try {
       if (this.journal && this.journalBytesSinceCheckpoint > this.checkpointOnCloseBytes) this.checkpoint();
     } finally {
@@ -699,6 +717,28 @@ export class MemoryStore {
     this.journal.append(entries);
     for (const entry of entries) this.state.apply(entry);
     for (const listener of this.commitListeners) listener();
+    this.scheduleVectorMaintenance();
+  }
+
+  /**
+   * Builds the ANN lists of every space over flat_max_records, to the end (`budgetMs` Infinity) or for
+   * about that long; returns whether work is left. Without calls here, the store does it in the
+   * background, a slice at a time between requests.
+   */
+  maintainVectorIndexes(budgetMs = Infinity): boolean {
+    return this.state.vectors.maintain(budgetMs);
+  }
+
+  private scheduleVectorMaintenance(): void {
+    if (this.closed || this.maintenanceTimer !== undefined) return;
+    if (!this.state.vectors.list().some((space) => space.index.needsMaintenance())) return;
+    this.maintenanceTimer = setTimeout(() => {
+      this.maintenanceTimer = undefined;
+      if (this.closed) return;
+      if (this.state.vectors.maintain(MAINTENANCE_SLICE_MS)) this.scheduleVectorMaintenance();
+    }, MAINTENANCE_GAP_MS);
+    // A build never keeps the process alive: a store closed or dropped leaves nothing to finish.
+    this.maintenanceTimer.unref?.();
   }
 
   private require(id: string): MemoryRecord {

@@ -4,6 +4,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { RRF_K, type FusedCandidate } from "../index/fuse";
 import { countRedactionMarkers } from "./redact";
 import type { Scored } from "../index/top-k";
+import type { VectorSearchInfo } from "../index/vector-index";
 import type { SpeechAct } from "../statements/speech-acts";
 import type { Suppression } from "./conflicts";
 import { RECENCY_TOLERANCE } from "./ranking";
@@ -19,6 +20,8 @@ export interface DenseOutcome {
   fallback?: FallbackReason;
   binding?: VectorBinding;
   space?: VectorSpace;
+  /** Which vector index answered (exact scan, or the inverted lists above flat_max_records). */
+  index?: VectorSearchInfo;
 }
 
 const FALLBACK_TEXT: Record<FallbackReason, string> = {
@@ -85,6 +88,12 @@ export interface Receipt {
     model_digest: string | null;
     config_hash: string | null;
     query_vector_hash: string;
+    /**
+     * "flat": every eligible vector was scored (exact). "ivf": the lists nearest the query were read
+     * (`lists_probed` of `lists`, `scanned` vectors) and scored exactly; `recall_estimate` is recall@10
+     * against exact, measured when the lists were built.
+     */
+    index: { kind: "flat" | "ivf"; scanned: number; lists_probed?: number; lists?: number; recall_estimate?: number } | null;
   } | null;
   index_coverage: { records: number; current_vectors: number; ratio: number };
   rrf: { k: number; depth_per_retriever: number };
@@ -157,6 +166,7 @@ export function buildReceipt(input: ReceiptInput): Receipt {
           model_digest: dense.binding.modelDigest,
           config_hash: dense.binding.configHash,
           query_vector_hash: hashVector(request.queryEmbedding.vector),
+          index: dense.index ? describeIndex(dense.index) : null,
         }
       : null,
     index_coverage: { records: view.size, current_vectors: current, ratio: view.size ? current / view.size : 0 },
@@ -221,4 +231,9 @@ function collapsedSlots(suppressed: readonly Suppression[]): CollapsedSlot[] {
 
 function hashVector(vector: Float32Array): string {
   return "sha256:" + createHash("sha256").update(Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)).digest("hex");
+}
+
+function describeIndex(info: VectorSearchInfo): NonNullable<Receipt["dense"]>["index"] {
+  if (info.index === "flat") return { kind: "flat", scanned: info.scanned };
+  return { kind: "ivf", scanned: info.scanned, lists_probed: info.probed, lists: info.lists, recall_estimate: info.recallEstimate };
 }

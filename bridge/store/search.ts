@@ -213,7 +213,7 @@ function retrieveDense(view: SearchView, request: SearchRequest, depth: number, 
   const space = view.vectors.find(binding);
   if (!space || space.index.size === 0) return { hits: [], fallback: "index_not_current", binding };
   const hits: Scored[] = space.index.search(embedding.vector, depth, mask);
-  return { hits, binding, space };
+  return { hits, binding, space, index: space.index.lastSearch };
 }
 
 function collapse(view: SearchView, candidates: FusedCandidate[], slots: SlotRecall, slotOrder: ReadonlyMap<number, number>): Suppression[] {

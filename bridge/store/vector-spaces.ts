@@ -1,7 +1,7 @@
 // Stored vectors grouped by embedding identity (provider, model, dimension, model-file digest, redacted
 // config hash). Each vector is also bound to the content hash it was computed from, so a vector can
 // never be served for text it did not embed, nor by a model or config it did not come from.
-import { VectorIndex } from "../index/vector-index";
+import { type AnnOptions, type AnnStatus, VectorIndex } from "../index/vector-index";
 import type { EmbeddingInput } from "./records";
 
 export interface VectorBinding {
@@ -24,13 +24,32 @@ export function spaceKey(binding: VectorBinding): string {
 
 export class VectorSpaces {
   private readonly spaces = new Map<string, VectorSpace>();
+  private annOptions: AnnOptions = {};
+
+  /** Sets flat_max_records and the recall target for every space, present and future. */
+  configure(options: AnnOptions): void {
+    for (const space of this.spaces.values()) space.index.configure(options);
+    this.annOptions = options;
+  }
+
+  /** Steps the ANN builds of every space that needs one, for about `budgetMs` in all; returns whether work is left. */
+  maintain(budgetMs: number): boolean {
+    const started = performance.now();
+    let left = false;
+    for (const space of this.spaces.values()) {
+      if (!space.index.needsMaintenance()) continue;
+      const remaining = budgetMs - (performance.now() - started);
+      left = remaining <= 0 || space.index.maintain(remaining) || left;
+    }
+    return left;
+  }
 
   put(doc: number, contentHash: string, embedding: EmbeddingInput): void {
     const binding = bindingOf(embedding);
     const key = spaceKey(binding);
     let space = this.spaces.get(key);
     if (!space) {
-      space = { ...binding, key, index: new VectorIndex(binding.dim), contentHashByDoc: new Map() };
+      space = { ...binding, key, index: new VectorIndex(binding.dim, this.annOptions), contentHashByDoc: new Map() };
       this.spaces.set(key, space);
     }
     space.index.set(doc, embedding.vector);
@@ -53,6 +72,7 @@ export class VectorSpaces {
     if (index.dim !== binding.dim || index.size !== contentHashByDoc.size || [...contentHashByDoc.keys()].some((doc) => !index.has(doc))) {
       throw new Error(`vector space ${binding.provider}/${binding.model}/${binding.dim}: index and content hashes disagree`);
     }
+    index.configure(this.annOptions);
     this.spaces.set(key, { ...binding, key, index, contentHashByDoc });
   }
 
@@ -75,8 +95,8 @@ export class VectorSpaces {
     return this.spaces.delete(spaceKey(binding));
   }
 
-  summary(): Array<VectorBinding & { vectors: number }> {
-    return [...this.spaces.values()].map((s) => ({ ...pickBinding(s), vectors: s.index.size }));
+  summary(): Array<VectorBinding & { vectors: number; index: AnnStatus }> {
+    return [...this.spaces.values()].map((s) => ({ ...pickBinding(s), vectors: s.index.size, index: s.index.annStatus() }));
   }
 }
 

@@ -7,7 +7,7 @@ import { ChromaCollections } from "../../bridge/chroma/chroma-collections";
 import { defaultEmbeddingConfig } from "../../bridge/embed/embedding-config";
 import { redactSecrets } from "../../bridge/store/redact";
 import { startBridge } from "../../bridge/server/daemon";
-import { defaultPrivacy } from "../../bridge/server/bridge-config";
+import { DEFAULT_SEARCH, defaultPrivacy } from "../../bridge/server/bridge-config";
 import { BridgeClient } from "../../bridge/client/bridge-client";
 import { serveBridge, waitForReplica, type ServedBridge } from "../bridge/bridge-process";
 import { tempDir } from "../store/helpers";
@@ -136,7 +136,7 @@ describe("a forgotten memory, through a real bridge with its Chroma", () => {
     const dataDir = tempDir("purge-auto-");
     const bridge = await startBridge({
       dataDir,
-      config: { chroma: { mode: "off" }, embedding: { ...defaultEmbeddingConfig(dataDir), provider: "off" }, privacy: defaultPrivacy() },
+      config: { chroma: { mode: "off" }, embedding: { ...defaultEmbeddingConfig(dataDir), provider: "off" }, privacy: defaultPrivacy(), search: { ...DEFAULT_SEARCH } },
       version: "test",
       env: {},
       housekeeping: { checkEveryMs: 100, quietMs: 200, eraseAfterMs: 300 },

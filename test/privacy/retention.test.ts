@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { defaultEmbeddingConfig } from "../../bridge/embed/embedding-config";
 import { BridgeClient } from "../../bridge/client/bridge-client";
-import { defaultPrivacy, type PrivacyConfig } from "../../bridge/server/bridge-config";
+import { DEFAULT_SEARCH, defaultPrivacy, type PrivacyConfig } from "../../bridge/server/bridge-config";
 import { startBridge } from "../../bridge/server/daemon";
 import { AuditLog, UNKEPT_QUERY } from "../../bridge/store/audit-log";
 import { MemoryStore } from "../../bridge/store/memory-store";
@@ -167,7 +167,7 @@ describe("retention through a real bridge", () => {
     const privacy: PrivacyConfig = { ...defaultPrivacy(), retention: { maxAgeDays: 30, maxMemories: 0, scopes: { "project:a": { maxMemories: 1 } } }, audit: { keepQueryText: false, maxAgeDays: 0, maxMegabytes: 128 } };
     const bridge = await startBridge({
       dataDir,
-      config: { chroma: { mode: "off" }, embedding: { ...defaultEmbeddingConfig(dataDir), provider: "off" }, privacy },
+      config: { chroma: { mode: "off" }, embedding: { ...defaultEmbeddingConfig(dataDir), provider: "off" }, privacy, search: { ...DEFAULT_SEARCH } },
       version: "test",
       env: {},
       housekeeping: { checkEveryMs: 100, quietMs: 200, eraseAfterMs: 60_000 },

@@ -28,6 +28,8 @@ describe("hybrid search with stored vectors", () => {
       model_digest: null,
       config_hash: null,
       query_vector_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      // Three vectors, far under flat_max_records: every one was scored.
+      index: { kind: "flat", scanned: 3 },
     });
     expect(receipt.index_coverage).toEqual({ records: 4, current_vectors: 3, ratio: 0.75 });
     const drawer = receipt.candidates.find((c) => c.id === "drawer")!;

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { protectDataDir, type ProgramOptions, type ProgramResult } from "../../bridge/store/owner-only";
 import { startBridge } from "../../bridge/server/daemon";
-import { defaultPrivacy } from "../../bridge/server/bridge-config";
+import { DEFAULT_SEARCH, defaultPrivacy } from "../../bridge/server/bridge-config";
 import { defaultEmbeddingConfig } from "../../bridge/embed/embedding-config";
 import { tempDir } from "../store/helpers";
 import { parseInstallArgs } from "../../installer/args";
@@ -151,7 +151,7 @@ describe("the bridge", () => {
     fs.chmodSync(dataDir, 0o775);
     const bridge = await startBridge({
       dataDir,
-      config: { chroma: { mode: "off" }, embedding: { ...defaultEmbeddingConfig(dataDir), provider: "off" }, privacy: defaultPrivacy() },
+      config: { chroma: { mode: "off" }, embedding: { ...defaultEmbeddingConfig(dataDir), provider: "off" }, privacy: defaultPrivacy(), search: { ...DEFAULT_SEARCH } },
       version: "test",
       env: {},
     });

@@ -1,0 +1,201 @@
+// Inverted lists for the dense index above flat_max_records (an IVF index): spherical k-means centroids
+// trained on a sample of the stored unit vectors, and every live doc listed under its nearest centroid.
+// A search scores every centroid exactly and gathers the eligible docs of the best lists until it has
+// enough; vector-index.ts then scores those docs exactly, so an answer can only miss a doc that sits in
+// a list it did not probe.
+import { Int8Codes } from "./quantize";
+
+const MIN_CAPACITY = 64;
+
+export class CoarseLists {
+  readonly count: number;
+  /** Docs listed under each centroid, unordered; sizes[l] of members[l] are used. */
+  private readonly members: Int32Array[];
+  private readonly sizes: Int32Array;
+  /** Per doc: its list (-1: not listed) and its position there, so moving or removing a doc is O(1). */
+  private listOf = new Int32Array(0);
+  private positionOf = new Int32Array(0);
+  private readonly centroidCodes: Int8Codes;
+  private readonly unit: Float64Array;
+  private readonly scores: Float64Array;
+  private readonly order: Int32Array;
+  listed = 0;
+
+  /** `centroids`: count unit rows of `dim` values. */
+  constructor(
+    readonly dim: number,
+    readonly centroids: Float32Array,
+  ) {
+    this.count = centroids.length / dim;
+    if (!Number.isInteger(this.count) || this.count < 1) throw new Error(`CoarseLists: ${centroids.length} values do not make centroids of ${dim}`);
+    this.members = Array.from({ length: this.count }, () => new Int32Array(MIN_CAPACITY));
+    this.sizes = new Int32Array(this.count);
+    this.centroidCodes = encodeRows(dim, centroids, this.count);
+    this.unit = new Float64Array(dim);
+    this.scores = new Float64Array(this.count);
+    this.order = new Int32Array(this.count);
+  }
+
+  has(doc: number): boolean {
+    return doc < this.listOf.length && this.listOf[doc] >= 0;
+  }
+
+  /** Lists `doc` (its unit vector at vectors[at .. at + dim)) under its nearest centroid, moving it if listed. */
+  add(doc: number, vectors: Float32Array, at: number): void {
+    const list = this.nearest(vectors, at);
+    if (this.has(doc)) {
+      if (this.listOf[doc] === list) return;
+      this.remove(doc);
+    }
+    this.reserveDocs(doc + 1);
+    let members = this.members[list];
+    const size = this.sizes[list];
+    if (size === members.length) {
+      const grown = new Int32Array(members.length * 2);
+      grown.set(members);
+      this.members[list] = members = grown;
+    }
+    members[size] = doc;
+    this.sizes[list] = size + 1;
+    this.listOf[doc] = list;
+    this.positionOf[doc] = size;
+    this.listed++;
+  }
+
+  remove(doc: number): void {
+    if (!this.has(doc)) return;
+    const list = this.listOf[doc];
+    const members = this.members[list];
+    const last = this.sizes[list] - 1;
+    const position = this.positionOf[doc];
+    const moved = members[last];
+    members[position] = moved;
+    this.positionOf[moved] = position;
+    this.sizes[list] = last;
+    this.listOf[doc] = -1;
+    this.listed--;
+  }
+
+  /**
+   * Writes into `out` the docs accepted by `eligible`, list by list from the centroid nearest to `unit`,
+   * until at least `want` are gathered or every list is read. Returns how many were written and how
+   * many lists were read.
+   */
+  probe(unit: Float64Array, want: number, eligible: (doc: number) => boolean, out: Int32Array): { gathered: number; probed: number } {
+    const { dim, centroids, scores, order } = this;
+    for (let l = 0; l < this.count; l++) {
+      let sum = 0;
+      const at = l * dim;
+      for (let i = 0; i < dim; i++) sum += unit[i] * centroids[at + i];
+      scores[l] = sum;
+      order[l] = l;
+    }
+    order.sort((a, b) => scores[b] - scores[a] || a - b);
+    let gathered = 0;
+    let probed = 0;
+    while (probed < this.count && gathered < want) {
+      const list = order[probed++];
+      const members = this.members[list];
+      for (let i = 0, size = this.sizes[list]; i < size; i++) {
+        const doc = members[i];
+        if (eligible(doc)) out[gathered++] = doc;
+      }
+    }
+    return { gathered, probed };
+  }
+
+  /** The list whose centroid has the largest approximate (int8) dot with the unit row at vectors[at..]. */
+  private nearest(vectors: Float32Array, at: number): number {
+    return nearestRow(this.centroidCodes, this.count, vectors, at, this.unit);
+  }
+
+  private reserveDocs(docs: number): void {
+    if (docs <= this.listOf.length) return;
+    const capacity = Math.max(docs, this.listOf.length * 2, MIN_CAPACITY);
+    const listOf = new Int32Array(capacity).fill(-1);
+    listOf.set(this.listOf);
+    this.listOf = listOf;
+    const positionOf = new Int32Array(capacity);
+    positionOf.set(this.positionOf);
+    this.positionOf = positionOf;
+  }
+}
+
+/** Int8 codes of `count` unit rows, for scanning them with a query (the centroids, during training and after). */
+export function encodeRows(dim: number, rows: Float32Array, count: number): Int8Codes {
+  const codes = new Int8Codes(dim);
+  codes.reserve(Math.max(count, 1));
+  for (let r = 0; r < count; r++) codes.encode(r, rows, r * dim);
+  return codes;
+}
+
+/** Index of the row of `codes` (rows [0, count)) with the largest approximate dot with the unit row vectors[at..]. */
+export function nearestRow(codes: Int8Codes, count: number, vectors: Float32Array, at: number, scratch: Float64Array): number {
+  const dim = scratch.length;
+  for (let i = 0; i < dim; i++) scratch[i] = vectors[at + i];
+  codes.encodeQuery(scratch);
+  const dots = codes.scan(count);
+  const scales = codes.scales;
+  let best = 0;
+  let bestScore = -Infinity;
+  for (let r = 0; r < count; r++) {
+    const score = dots[r] * scales[r];
+    if (score > bestScore) {
+      bestScore = score;
+      best = r;
+    }
+  }
+  return best;
+}
+
+/**
+ * Spherical k-means over `sample` (n unit rows): `lists` centroids seeded from evenly spaced sample rows,
+ * `iterations` rounds of assign-and-average. Yields between chunks of rows so a caller can spread the
+ * work; returns the unit centroids. An emptied centroid is re-seeded with the row it fits worst.
+ */
+export function* trainCentroids(sample: Float32Array, dim: number, lists: number, iterations: number, chunk = 512): Generator<void, Float32Array> {
+  const n = sample.length / dim;
+  const centroids = new Float32Array(lists * dim);
+  for (let l = 0; l < lists; l++) centroids.set(sample.subarray(Math.floor((l * n) / lists) * dim, (Math.floor((l * n) / lists) + 1) * dim), l * dim);
+  const scratch = new Float64Array(dim);
+  const sums = new Float64Array(lists * dim);
+  const counts = new Int32Array(lists);
+  for (let round = 0; round < iterations; round++) {
+    const codes = encodeRows(dim, centroids, lists);
+    sums.fill(0);
+    counts.fill(0);
+    let worstRow = 0;
+    let worstScore = Infinity;
+    for (let row = 0; row < n; row++) {
+      const at = row * dim;
+      const list = nearestRow(codes, lists, sample, at, scratch);
+      counts[list]++;
+      const to = list * dim;
+      let score = 0;
+      for (let i = 0; i < dim; i++) {
+        sums[to + i] += sample[at + i];
+        score += sample[at + i] * centroids[to + i];
+      }
+      if (score < worstScore) {
+        worstScore = score;
+        worstRow = row;
+      }
+      if ((row + 1) % chunk === 0) yield;
+    }
+    for (let l = 0; l < lists; l++) {
+      const to = l * dim;
+      if (counts[l] === 0) {
+        centroids.set(sample.subarray(worstRow * dim, (worstRow + 1) * dim), to);
+        continue;
+      }
+      let norm = 0;
+      for (let i = 0; i < dim; i++) norm += sums[to + i] * sums[to + i];
+      norm = Math.sqrt(norm);
+      // A mean of unit rows is zero only if they cancel exactly; keep the old centroid then.
+      if (norm === 0) continue;
+      for (let i = 0; i < dim; i++) centroids[to + i] = sums[to + i] / norm;
+    }
+    yield;
+  }
+  return centroids;
+}

@@ -1,0 +1,94 @@
+// Issue 18 item 1 in the store: the approximate index is built in the background once a space passes
+// flat_max_records, the receipt says which index answered, and forgetting brings it back to exact.
+import { parseBridgeConfig } from "../../bridge/server/bridge-config";
+import { MemoryStore } from "../../bridge/store/memory-store";
+import { parseSearchRequest } from "../../bridge/store/search-request";
+import { seededRandom } from "../fixtures/seeded-random";
+import { tempDir } from "./helpers";
+
+const DIM = 16;
+const emb = (vector: number[]) => ({ provider: "test", model: "clustered-16d", vector });
+
+function clustered(count: number, seed: number): number[][] {
+  const random = seededRandom(seed);
+  const centres = Array.from({ length: 12 }, () => Array.from({ length: DIM }, () => random() * 2 - 1));
+  return Array.from({ length: count }, (_, i) => centres[i % 12].map((c) => c + 0.1 * (random() - 0.5)));
+}
+
+interface SpaceStatus {
+  vectors: number;
+  index: { mode: string; lists?: number; recallEstimate?: number; flatMaxRecords: number };
+}
+
+function space(store: MemoryStore): SpaceStatus {
+  return (store.status().vectors as SpaceStatus[])[0];
+}
+
+/** Lets the store's background slices run until `done` holds. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+function denseIndexOf(store: MemoryStore, vector: number[]) {
+  return store.search(parseSearchRequest({ query: "where is it", top_k: 3, query_embedding: emb(vector) })).receipt.dense!.index;
+}
+
+describe("the approximate index in the store", () => {
+  it("builds in the background above flat_max_records, says so in receipts, and survives a reopen", async () => {
+    const dataDir = tempDir("dense-ann-");
+    const vectors = clustered(4_000, 1);
+    const store = MemoryStore.open({ dataDir, vectorIndex: { flatMaxRecords: 3_000 } });
+    try {
+      store.importRecords(vectors.map((vector, i) => ({ id: `m${i}`, text: `memory number ${i}`, source_type: "user_message", embedding: emb(vector) })));
+      await until(() => space(store).index.mode === "ivf");
+      expect(space(store)).toMatchObject({ vectors: 4_000, index: { mode: "ivf", flatMaxRecords: 3_000 } });
+      const index = denseIndexOf(store, vectors[5]);
+      expect(index).toMatchObject({ kind: "ivf", lists: space(store).index.lists, recall_estimate: space(store).index.recallEstimate });
+      // The dense retriever asks for 50 candidates and gathers at least 64 docs for each.
+      expect(index!.scanned).toBeGreaterThanOrEqual(3_200);
+      expect(index!.scanned).toBeLessThan(4_000);
+
+      // Forgetting 1,001 memories brings the space to 2,999 vectors: exact again, at once.
+      for (let i = 0; i < 1_001; i++) store.forget(`m${i}`);
+      expect(denseIndexOf(store, vectors[2_000])).toEqual({ kind: "flat", scanned: 2_999 });
+      store.checkpoint();
+    } finally {
+      store.close();
+    }
+
+    // The lists are not in the checkpoint: a reopened store over the limit answers exactly until rebuilt.
+    const reopened = MemoryStore.open({ dataDir, vectorIndex: { flatMaxRecords: 2_500 } });
+    try {
+      expect(space(reopened).index.mode).toBe("building");
+      expect(denseIndexOf(reopened, vectors[2_000])).toEqual({ kind: "flat", scanned: 2_999 });
+      await until(() => space(reopened).index.mode === "ivf");
+      expect(denseIndexOf(reopened, vectors[2_000])!.kind).toBe("ivf");
+      expect(reopened.maintainVectorIndexes()).toBe(false);
+    } finally {
+      reopened.close();
+    }
+  });
+
+  it("stops building when closed and keeps nothing running", async () => {
+    const store = MemoryStore.open({ dataDir: tempDir("dense-ann-close-"), vectorIndex: { flatMaxRecords: 10 } });
+    // Enough vectors that the build takes many slices.
+    store.importRecords(clustered(3_000, 2).map((vector, i) => ({ id: `c${i}`, text: `memory ${i}`, source_type: "user_message", embedding: emb(vector) })));
+    expect(space(store).index.mode).toBe("building");
+    store.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(space(store).index.mode).toBe("building");
+  });
+});
+
+describe("search settings in bridge-config.json", () => {
+  it("defaults to 200,000 exact and a 0.98 recall target, and takes both", () => {
+    expect(parseBridgeConfig({}, "bridge-config.json", "/data").search).toEqual({ flatMaxRecords: 200_000, annRecallTarget: 0.98 });
+    expect(parseBridgeConfig({ search: { flatMaxRecords: 50_000, annRecallTarget: 0.99 } }, "bridge-config.json", "/data").search).toEqual({ flatMaxRecords: 50_000, annRecallTarget: 0.99 });
+  });
+
+  it("names the field and the fix for a bad value", () => {
+    expect(() => parseBridgeConfig({ search: { flatMaxRecords: "lots" } }, "bridge-config.json", "/data")).toThrow(/search\.flatMaxRecords must be a whole number from 0 to 100000000; up to this many vectors are searched exactly/);
+    expect(() => parseBridgeConfig({ search: { annRecallTarget: 2 } }, "bridge-config.json", "/data")).toThrow(/search\.annRecallTarget must be a number from 0\.5 to 1/);
+    expect(() => parseBridgeConfig({ search: { flatMax: 1 } }, "bridge-config.json", "/data")).toThrow(/search\.flatMax/);
+  });
+});
