@@ -50,6 +50,11 @@ export interface SyncStatus {
   set_aside?: Record<string, string>;
   /** Why the replica was rebuilt from the start of the journal on this start, if it was. */
   resynced?: string;
+  /**
+   * While journal is pending: when this catch-up began, the bytes it has synced, its average rate
+   * (retries and waits included) and the time left at that rate; rate and ETA are null until a batch is in.
+   */
+  catch_up?: { since_ms: number; synced_bytes: number; bytes_per_s: number | null; eta_s: number | null };
 }
 
 // At most this many set-aside memories are kept by id (and retried); a store with more has a
@@ -78,6 +83,8 @@ export class ChromaSync {
   private readonly setAside: Map<string, string>;
   private retrySetAside: boolean;
   private resynced: string | undefined;
+  /** The catch-up under way: from when and which cursor; cleared once nothing is pending. */
+  private catchUp: { startedMs: number; fromCursor: number } | undefined;
 
   constructor(
     private readonly source: SyncSource,
@@ -111,7 +118,17 @@ export class ChromaSync {
       last_synced_ms: this.lastSyncedMs,
       ...(this.setAside.size > 0 ? { set_aside: Object.fromEntries(this.setAside) } : {}),
       ...(this.resynced ? { resynced: this.resynced } : {}),
+      ...this.catchUpStatus(),
     };
+  }
+
+  private catchUpStatus(): Pick<SyncStatus, "catch_up"> {
+    const pending = this.pendingBytes;
+    if (!this.catchUp || pending === 0) return {};
+    const synced = Math.max(0, this.cursor - this.catchUp.fromCursor);
+    const seconds = (Date.now() - this.catchUp.startedMs) / 1000;
+    const rate = synced > 0 && seconds > 0 ? synced / seconds : null;
+    return { catch_up: { since_ms: this.catchUp.startedMs, synced_bytes: synced, bytes_per_s: rate === null ? null : Math.round(rate), eta_s: rate === null ? null : Math.ceil(pending / rate) } };
   }
 
   /** Asks for a sync once writes pause (at most MAX_DELAY_MS later); called after every acknowledged write. */
@@ -203,6 +220,7 @@ export class ChromaSync {
     this.pumping = new Promise((resolve) => (done = resolve));
     try {
       if (this.retrySetAside) await this.offerSetAsideAgain();
+      if (this.pendingBytes > 0) this.catchUp ??= { startedMs: Date.now(), fromCursor: this.cursor };
       while (!this.stopped && !this.paused && this.pendingBytes > 0) {
         const { entries, endOffset } = readEntriesFrom(this.source.journalPath, this.cursor, READ_BYTES);
         if (endOffset === this.cursor) break;
@@ -214,6 +232,7 @@ export class ChromaSync {
         // "unavailable" for the whole of a long catch-up after one timed-out batch).
         this.lastError = null;
       }
+      if (this.pendingBytes === 0) this.catchUp = undefined;
       // Caught up, and a compaction waits for that moment: hold here, in this same turn.
       if (this.pauseWaiters.length > 0 && !this.stopped && this.pendingBytes === 0) {
         this.hold();

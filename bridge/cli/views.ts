@@ -88,7 +88,7 @@ export function formatStatus(status: Status): string {
   if (chroma) {
     if (chroma.mode === "off") lines.push("replica     off (journal only)");
     else {
-      const state = chroma.healthy === false ? `down${chroma.last_error ? `: ${chroma.last_error}` : ""}` : chroma.pending_bytes > 0 ? `catching up (${formatBytes(chroma.pending_bytes)} of the journal to go)` : "in sync";
+      const state = chroma.healthy === false ? `down${chroma.last_error ? `: ${chroma.last_error}` : ""}` : chroma.pending_bytes > 0 ? `catching up (${formatBytes(chroma.pending_bytes)} of the journal to go${describeEta(chroma.catch_up)})` : "in sync";
       lines.push(`replica     Chroma (${chroma.mode}) ${state}`);
     }
   }
@@ -119,6 +119,12 @@ export function formatStatus(status: Status): string {
   if (status.audit?.failed_writes) lines.push(`receipts    ${status.audit.failed_writes} could not be written: ${status.audit.last_error}`);
   lines.push("", "more: dsh-dream stats (counts) · dsh-dream receipt (the last recall) · dsh-dream status --json (everything)");
   return lines.join("\n") + "\n";
+}
+
+function describeEta(catchUp: { bytes_per_s: number | null; eta_s: number | null } | undefined): string {
+  if (!catchUp || catchUp.eta_s === null || catchUp.bytes_per_s === null) return "";
+  const eta = catchUp.eta_s < 90 ? `${catchUp.eta_s} s` : catchUp.eta_s < 5400 ? `${Math.round(catchUp.eta_s / 60)} min` : `${(catchUp.eta_s / 3600).toFixed(1)} h`;
+  return `, about ${eta} left at ${formatBytes(catchUp.bytes_per_s)}/s`;
 }
 
 function describeDenseIndex(receipt: Receipt): string {

@@ -165,11 +165,17 @@ describe("a long catch-up after one failed batch", () => {
       expect(sync.status().last_error).toBe("Chroma upsert timed out after 30000 ms");
       // The retry's first batch goes through; while the next one is in flight, more is pending.
       await heldReached;
-      expect(sync.status().pending_bytes).toBeGreaterThan(0);
-      expect(sync.status().last_error).toBeNull();
+      const catching = sync.status();
+      expect(catching.pending_bytes).toBeGreaterThan(0);
+      expect(catching.last_error).toBeNull();
+      // Progress and an ETA at the rate so far: the first 4 MB read went in, the rest is pending.
+      expect(catching.catch_up).toEqual({ since_ms: expect.any(Number), synced_bytes: catching.cursor, bytes_per_s: expect.any(Number), eta_s: expect.any(Number) });
+      expect(catching.catch_up!.bytes_per_s!).toBeGreaterThan(0);
+      expect(catching.catch_up!.eta_s!).toBeGreaterThanOrEqual(Math.floor(catching.pending_bytes / catching.catch_up!.bytes_per_s!));
       releaseHeld();
       await sync.whenIdle();
       expect(sync.status()).toMatchObject({ pending_bytes: 0, last_error: null });
+      expect(sync.status().catch_up).toBeUndefined();
     } finally {
       releaseHeld();
       sync.stop();
