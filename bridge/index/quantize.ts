@@ -7,6 +7,8 @@ const MAX_MEMORY_BYTES = 65536 * PAGE_BYTES; // wasm32 ceiling
 const CODE_MAX = 127;
 const QUERY_CODE_MAX = 32767;
 const I32_MAX = 2147483647;
+// The gather kernel reads this many rows side by side: lists are padded to a multiple of it.
+const GATHER_GROUP = 8;
 
 interface WasmMemory {
   readonly buffer: ArrayBuffer;
@@ -42,8 +44,8 @@ export interface QueryCode {
 }
 
 /**
- * Layout in linear memory: [query int16 × stride][codes int8 rows × capacity][dots int32 × (capacity + 4)]
- * [gathered row numbers int32 × (capacity + 4)]: gather() reads rows four at a time, so a list is padded.
+ * Layout in linear memory: [query int16 × stride][codes int8 rows × capacity][dots int32 × (capacity + G)]
+ * [gathered row numbers int32 × (capacity + G)]: gather() reads G = GATHER_GROUP rows at a time, so a list is padded.
  */
 export class Int8Codes {
   /** Bytes per code row: dim rounded up to the kernel's 32-byte step, zero-padded. */
@@ -61,7 +63,7 @@ export class Int8Codes {
     this.strideBytes = Math.ceil(dim / 32) * 32;
     this.codesAt = this.strideBytes * 2;
     // One page short of the ceiling, so no end address the kernel computes wraps past 2^32.
-    this.maxRows = Math.floor((MAX_MEMORY_BYTES - PAGE_BYTES - this.codesAt - 32) / (this.strideBytes + 8));
+    this.maxRows = Math.floor((MAX_MEMORY_BYTES - PAGE_BYTES - this.codesAt - 8 * GATHER_GROUP) / (this.strideBytes + 8));
     // Keeps every partial sum of the kernel's i32 dot below 2^31: sum |code * query code| <= 127 * max * dim.
     this.queryCodeMax = Math.min(QUERY_CODE_MAX, Math.floor(I32_MAX / (CODE_MAX * dim)));
   }
@@ -70,7 +72,7 @@ export class Int8Codes {
   reserve(rows: number): void {
     if (rows <= this.capacity) return;
     if (rows > this.maxRows) throw new Error(`vector index is full: ${rows} rows of ${this.dim} dims exceed WebAssembly memory`);
-    const neededBytes = this.codesAt + rows * (this.strideBytes + 8) + 32;
+    const neededBytes = this.codesAt + rows * (this.strideBytes + 8) + 8 * GATHER_GROUP;
     const memory = this.kernel.memory;
     const missingPages = Math.ceil(neededBytes / PAGE_BYTES) - memory.buffer.byteLength / PAGE_BYTES;
     if (missingPages > 0) memory.grow(missingPages);
@@ -128,14 +130,14 @@ export class Int8Codes {
 
   /** Where gather() reads its row numbers: write up to capacity rows here (valid until the next reserve). */
   gatherRows(): Int32Array {
-    return new Int32Array(this.kernel.memory.buffer, this.gatherRowsAt(), this.capacity + 4);
+    return new Int32Array(this.kernel.memory.buffer, this.gatherRowsAt(), this.capacity + GATHER_GROUP);
   }
 
   /** Integer dots of the last encoded query with the first `count` rows listed in gatherRows(), in that order. */
   gather(count: number): Int32Array {
     const rows = this.gatherRows();
-    // The kernel takes rows four at a time: pad with copies of a listed row (their dots are not returned).
-    const padded = Math.ceil(count / 4) * 4;
+    // The kernel takes rows a group at a time: pad with copies of a listed row (their dots are not returned).
+    const padded = Math.ceil(count / GATHER_GROUP) * GATHER_GROUP;
     for (let i = count; i < padded; i++) rows[i] = rows[0];
     const outAt = this.codesAt + this.capacity * this.strideBytes;
     this.kernel.gather(0, this.codesAt, this.strideBytes, this.gatherRowsAt(), padded, outAt);
@@ -143,7 +145,7 @@ export class Int8Codes {
   }
 
   private gatherRowsAt(): number {
-    return this.codesAt + this.capacity * this.strideBytes + (this.capacity + 4) * 4;
+    return this.codesAt + this.capacity * this.strideBytes + (this.capacity + GATHER_GROUP) * 4;
   }
 
   /** Integer dots of the last encoded query with rows [0, rows); valid until the next reserve or scan. */
