@@ -77,11 +77,11 @@ export class CoarseLists {
   }
 
   /**
-   * Writes into `out` the docs accepted by `eligible`, list by list from the centroid nearest to `unit`,
-   * until at least `want` are gathered or every list is read. Returns how many were written and how
-   * many lists were read.
+   * Writes into `out` the docs with live[doc] === 1 (and accept[doc] !== 0 when a mask is given), list by
+   * list from the centroid nearest to `unit`, until at least `want` are gathered or every list is read.
+   * Returns how many were written and how many lists were read.
    */
-  probe(unit: Float64Array, want: number, eligible: (doc: number) => boolean, out: Int32Array): { gathered: number; probed: number } {
+  probe(unit: Float64Array, want: number, live: Uint8Array, accept: Uint8Array | undefined, out: Int32Array): { gathered: number; probed: number } {
     const { dim, centroids, scores, order } = this;
     for (let l = 0; l < this.count; l++) {
       let sum = 0;
@@ -96,9 +96,18 @@ export class CoarseLists {
     while (probed < this.count && gathered < want) {
       const list = order[probed++];
       const members = this.members[list];
-      for (let i = 0, size = this.sizes[list]; i < size; i++) {
-        const doc = members[i];
-        if (eligible(doc)) out[gathered++] = doc;
+      const size = this.sizes[list];
+      // Two loops, so the common unmasked case has no mask test per doc.
+      if (accept === undefined) {
+        for (let i = 0; i < size; i++) {
+          const doc = members[i];
+          if (live[doc] === 1) out[gathered++] = doc;
+        }
+      } else {
+        for (let i = 0; i < size; i++) {
+          const doc = members[i];
+          if (live[doc] === 1 && accept[doc] !== 0) out[gathered++] = doc;
+        }
       }
     }
     return { gathered, probed };
@@ -149,9 +158,10 @@ export function nearestRow(codes: Int8Codes, count: number, vectors: Float32Arra
 }
 
 /**
- * Spherical k-means over `sample` (n unit rows): `lists` centroids seeded from evenly spaced sample rows,
- * `iterations` rounds of assign-and-average. Yields between chunks of rows so a caller can spread the
- * work; returns the unit centroids. An emptied centroid is re-seeded with the row it fits worst.
+ * Spherical k-means over `sample` (n unit rows drawn at random): `lists` centroids seeded from evenly
+ * spaced sample rows, `iterations` rounds of assign-and-average. Yields between chunks of rows so a
+ * caller can spread the work; returns the unit centroids. An emptied centroid is re-seeded with the
+ * row it fits worst.
  */
 export function* trainCentroids(sample: Float32Array, dim: number, lists: number, iterations: number, chunk = 512): Generator<void, Float32Array> {
   const n = sample.length / dim;

@@ -6,6 +6,7 @@
 // approximate answer whose scores are still exact. lastSearch says which index answered.
 import { CoarseLists, trainCentroids } from "./coarse-lists";
 import { Int8Codes } from "./quantize";
+import { seededRandom } from "./seeded-random";
 import { Scored, TopK } from "./top-k";
 
 export const MAX_DIM = 4096;
@@ -46,6 +47,10 @@ const RECALL_K = 10;
 // Work per build step, in int8 multiply-adds (about 15 ms here): so many docs listed against every
 // centroid, or so many rows of an exact scan; a step cannot be cut short, so this bounds the pause.
 const STEP_MACS = 2 ** 28;
+// Gathered int8 bytes per step of an exact scan in a build (rows gathered in doc order: about 10 ms),
+// and rows copied into the training sample per step.
+const GATHER_BYTES_PER_STEP = 2 ** 25;
+const COPY_ROWS_PER_STEP = 4096;
 
 /** Which index answered the last search, and how much of it was read. */
 export interface VectorSearchInfo {
@@ -260,10 +265,8 @@ export class VectorIndex {
   /** The exact top k among the eligible docs of the lists nearest `unit`. */
   private searchLists({ lists, recall, share }: Omit<BuiltLists, "trainedAt">, unit: Float64Array, k: number, accept: Uint8Array | undefined): Scored[] {
     const rows = this.codes.gatherRows();
-    const { live } = this;
-    const eligible = accept === undefined ? (doc: number) => live[doc] === 1 : (doc: number) => live[doc] === 1 && accept[doc] !== 0;
     const want = Math.max(MIN_GATHER_PER_RESULT * k, Math.ceil(share * this.count));
-    const { gathered, probed } = lists.probe(unit, want, eligible, rows);
+    const { gathered, probed } = lists.probe(unit, want, this.live, accept, rows);
     this.lastSearch = { index: "ivf", scanned: gathered, probed, lists: lists.count, recallEstimate: recall };
     return this.rescore(unit, Math.min(k, gathered), this.candidates(unit, k, accept, gathered));
   }
@@ -277,9 +280,13 @@ export class VectorIndex {
     const dim = this.dimension;
     const trainedAt = this.count;
     const listCount = Math.max(1, Math.min(4096, Math.round(Math.sqrt(trainedAt))));
-    const sampleDocs = this.spreadLiveDocs(Math.min(trainedAt, SAMPLE_PER_LIST * listCount));
+    const sampleDocs = this.sampleLiveDocs(SAMPLE_PER_LIST * listCount, trainedAt);
     const sample = new Float32Array(sampleDocs.length * dim);
-    sampleDocs.forEach((doc, i) => sample.set(this.vectors.subarray(doc * dim, (doc + 1) * dim), i * dim));
+    for (let i = 0; i < sampleDocs.length; i++) {
+      // A doc forgotten since it was drawn still has its row; the sample only has to be typical.
+      sample.set(this.vectors.subarray(sampleDocs[i] * dim, (sampleDocs[i] + 1) * dim), i * dim);
+      if ((i + 1) % COPY_ROWS_PER_STEP === 0) yield;
+    }
     yield;
     const centroids = yield* trainCentroids(sample, dim, Math.min(listCount, sampleDocs.length), KMEANS_ITERATIONS);
     const build = this.build!;
@@ -296,7 +303,7 @@ export class VectorIndex {
     const probes: Array<{ doc: number; unit: Float64Array; exact: number[] }> = [];
     const keep = Math.min(RECALL_K + 1, this.count);
     const others = (doc: number, hits: Scored[]) => hits.filter((h) => h.doc !== doc).slice(0, RECALL_K).map((h) => h.doc);
-    for (const doc of this.spreadLiveDocs(RECALL_PROBES)) {
+    for (const doc of this.sampleLiveDocs(RECALL_PROBES, trainedAt + 1)) {
       const unit = Float64Array.from(this.vectors.subarray(doc * dim, (doc + 1) * dim));
       probes.push({ doc, unit, exact: others(doc, yield* this.exactInSteps(unit, keep)) });
     }
@@ -327,7 +334,7 @@ export class VectorIndex {
    */
   private *exactInSteps(unit: Float64Array, k: number): Generator<void, Scored[]> {
     const best = new TopK(k);
-    const rowsPerStep = Math.max(1024, Math.floor(STEP_MACS / this.dimension));
+    const rowsPerStep = Math.max(1024, Math.floor(GATHER_BYTES_PER_STEP / this.dimension));
     for (let start = 0; start < this.end; start += rowsPerStep) {
       const rows = this.codes.gatherRows();
       let gathered = 0;
@@ -338,19 +345,19 @@ export class VectorIndex {
     return best.sorted();
   }
 
-  /** Up to `n` live docs spread evenly over the index, in doc order. */
-  private spreadLiveDocs(n: number): number[] {
+  /**
+   * A uniform sample of min(n, size) live docs, in doc order (selection sampling), from a fixed seed so a
+   * build is repeatable. Random rather than evenly spaced: docs written in a cycle (one topic every
+   * thousandth memory) would otherwise all be drawn from one topic.
+   */
+  private sampleLiveDocs(n: number, seed: number): number[] {
     const docs: number[] = [];
-    if (n <= 0) return docs;
-    const step = this.count / n;
-    let next = 0;
-    for (let doc = 0, seen = 0; doc < this.end && docs.length < n; doc++) {
+    const random = seededRandom(seed);
+    let left = this.count;
+    for (let doc = 0; doc < this.end && docs.length < n; doc++) {
       if (this.live[doc] !== 1) continue;
-      if (seen >= next) {
-        docs.push(doc);
-        next += step;
-      }
-      seen++;
+      if (random() * left < n - docs.length) docs.push(doc);
+      left--;
     }
     return docs;
   }
