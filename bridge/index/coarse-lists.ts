@@ -40,9 +40,19 @@ export class CoarseLists {
     return doc < this.listOf.length && this.listOf[doc] >= 0;
   }
 
+  /** The list `doc` is in, or -1. */
+  listOfDoc(doc: number): number {
+    return this.has(doc) ? this.listOf[doc] : -1;
+  }
+
   /** Lists `doc` (its unit vector at vectors[at .. at + dim)) under its nearest centroid, moving it if listed. */
   add(doc: number, vectors: Float32Array, at: number): void {
-    const list = this.nearest(vectors, at);
+    this.place(doc, this.nearest(vectors, at));
+  }
+
+  /** Lists `doc` under `list` (a checkpoint's assignment), moving it if listed elsewhere. */
+  place(doc: number, list: number): void {
+    if (!(Number.isInteger(list) && list >= 0 && list < this.count)) throw new Error(`list ${list} is not one of the ${this.count} lists`);
     if (this.has(doc)) {
       if (this.listOf[doc] === list) return;
       this.remove(doc);

@@ -83,6 +83,16 @@ interface BuiltLists {
   trainedAt: number;
 }
 
+/** The built lists as a checkpoint keeps them: centroids, and the list of each exported doc. */
+export interface ListsImage {
+  centroids: Float32Array;
+  /** listOf[i] is the list of docs[i] of the exportRows() it goes with. */
+  listOf: Int32Array;
+  recall: number;
+  share: number;
+  trainedAt: number;
+}
+
 /** Candidate i is docs[order[i]] with upper bound uppers[order[i]], best bound first. */
 interface Candidates {
   order: Int32Array;
@@ -204,6 +214,28 @@ export class VectorIndex {
       docs[i++] = doc;
     }
     return { docs, rows };
+  }
+
+  /** The built lists for a checkpoint, aligned with `docs` from exportRows(); undefined when none are built. */
+  exportLists(docs: Int32Array): ListsImage | undefined {
+    if (!this.ann) return undefined;
+    const { lists, recall, share, trainedAt } = this.ann;
+    const listOf = Int32Array.from(docs, (doc) => lists.listOfDoc(doc));
+    return { centroids: lists.centroids, listOf, recall, share, trainedAt };
+  }
+
+  /**
+   * Installs lists a checkpoint kept (after fromRows with the same `docs`): every live doc must be listed.
+   * Docs set after this (the journal's tail) are listed as they come.
+   */
+  restoreLists(docs: Int32Array, image: ListsImage): void {
+    if (image.listOf.length !== docs.length || docs.length !== this.count) throw new Error(`restoreLists: ${image.listOf.length} list entries for ${docs.length} docs and ${this.count} vectors`);
+    const lists = new CoarseLists(this.dimension, image.centroids);
+    docs.forEach((doc, i) => {
+      if (this.live[doc] !== 1) throw new Error(`restoreLists: doc ${doc} has no vector`);
+      lists.place(doc, image.listOf[i]);
+    });
+    this.ann = { lists, recall: image.recall, share: image.share, trainedAt: image.trainedAt };
   }
 
   /** Stores the unit vector of `vector` under `doc`, replacing any earlier vector for it. */

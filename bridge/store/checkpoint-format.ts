@@ -24,6 +24,8 @@ export interface SpaceEntry {
   configHash: string | null;
   vectors: number;
   part: PartRef;
+  /** The approximate index's lists, when the space had them built (checkpoint-parts.ts). */
+  lists?: { count: number; part: PartRef };
 }
 
 export interface Manifest {
@@ -122,6 +124,7 @@ function isSpace(value: unknown): value is SpaceEntry {
     (value.modelDigest === null || typeof value.modelDigest === "string") &&
     (value.configHash === null || typeof value.configHash === "string") &&
     isCount(value.vectors) &&
-    isPart(value.part)
+    isPart(value.part) &&
+    (value.lists === undefined || (isPlainObject(value.lists) && isCount(value.lists.count) && value.lists.count > 0 && isPart(value.lists.part)))
   );
 }

@@ -3,6 +3,7 @@
 // Bm25Index.serialize's own versioned format.
 import { CheckpointRejected } from "./checkpoint-format";
 import { isPlainObject, type MemoryRecord } from "./records";
+import type { ListsImage } from "../index/vector-index";
 
 // Bounded lines keep every string far below V8's string limit however large the store grows.
 const RECORDS_PER_LINE = 2048;
@@ -56,6 +57,36 @@ export interface VectorRows {
   /** Content hash of each row's record at the time its vector was stored. */
   hashes: string[];
   rows: Float32Array;
+}
+
+const LISTS_MAGIC = "DSHLISTS";
+const LISTS_PART_VERSION = 1;
+// magic(8) version dim lists count (u32 each) recall share (f64 each) trained_at (f64): a multiple of 8.
+const LISTS_HEADER_BYTES = 48;
+
+/** The approximate index's lists: header, then centroids (f32, lists × dim), then each doc's list (i32). */
+export function encodeListsPart(dim: number, image: ListsImage): Uint8Array[] {
+  const header = Buffer.alloc(LISTS_HEADER_BYTES);
+  header.write(LISTS_MAGIC, 0, "latin1");
+  [LISTS_PART_VERSION, dim, image.centroids.length / dim, image.listOf.length].forEach((value, i) => header.writeUInt32LE(value, 8 + 4 * i));
+  header.writeDoubleLE(image.recall, 24);
+  header.writeDoubleLE(image.share, 32);
+  header.writeDoubleLE(image.trainedAt, 40);
+  return [header, littleEndianBytes(image.centroids), littleEndianBytes(image.listOf)];
+}
+
+export function decodeListsPart(bytes: Buffer, dim: number, lists: number, count: number): ListsImage {
+  const expected = LISTS_HEADER_BYTES + 4 * (lists * dim + count);
+  if (bytes.length !== expected || bytes.toString("latin1", 0, 8) !== LISTS_MAGIC) throw new CheckpointRejected("a lists part has the wrong size or magic");
+  const [version, partDim, partLists, partCount] = [8, 12, 16, 20].map((at) => bytes.readUInt32LE(at));
+  if (version !== LISTS_PART_VERSION || partDim !== dim || partLists !== lists || partCount !== count) {
+    throw new CheckpointRejected(`a lists part has version ${version}, ${partLists} lists of ${partDim} for ${partCount} docs; expected version ${LISTS_PART_VERSION}, ${lists} of ${dim} for ${count}`);
+  }
+  const [recall, share, trainedAt] = [24, 32, 40].map((at) => bytes.readDoubleLE(at));
+  if (!(recall >= 0 && recall <= 1 && share > 0 && share <= 1 && Number.isSafeInteger(trainedAt) && trainedAt > 0)) throw new CheckpointRejected("a lists part has a malformed header");
+  const centroids = readLittleEndian(bytes, LISTS_HEADER_BYTES, lists * dim, Float32Array);
+  const listOf = readLittleEndian(bytes, LISTS_HEADER_BYTES + 4 * lists * dim, count, Int32Array);
+  return { centroids, listOf, recall, share, trainedAt };
 }
 
 export function encodeVectorPart(dim: number, { docs, hashes, rows }: VectorRows): Uint8Array[] {

@@ -10,7 +10,7 @@ import { DreamError } from "../protocol/errors";
 import { fingerprintJournal, readPart, writePart } from "./checkpoint-files";
 import { makeDirectory } from "./make-dir";
 import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, parseManifest } from "./checkpoint-format";
-import { decodeRecordPart, decodeVectorPart, encodeRecordPart, encodeVectorPart } from "./checkpoint-parts";
+import { decodeListsPart, decodeRecordPart, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart } from "./checkpoint-parts";
 import { decodeStatementPart, encodeStatementPart, type StatementImage } from "./checkpoint-statements";
 import { syncDirectory } from "./journal";
 import { statementsAnalyzerId } from "./record-statements";
@@ -77,8 +77,10 @@ function writeFiles(dir: string, image: StoreImage): CheckpointWritten {
     const { docs, rows } = space.index.exportRows();
     const hashes = Array.from(docs, (doc) => space.contentHashByDoc.get(doc)!);
     const part = writePart(dir, `${generation}.vectors-${i}.bin`, encodeVectorPart(space.dim, { docs, hashes, rows }));
+    const image = space.index.exportLists(docs);
+    const lists = image && { count: image.centroids.length / space.dim, part: writePart(dir, `${generation}.lists-${i}.bin`, encodeListsPart(space.dim, image)) };
     const { provider, model, dim, modelDigest, configHash } = space;
-    return { provider, model, dim, modelDigest, configHash, vectors: docs.length, part };
+    return { provider, model, dim, modelDigest, configHash, vectors: docs.length, part, ...(lists ? { lists } : {}) };
   });
   const manifest: Manifest = {
     format: CHECKPOINT_FORMAT,
@@ -99,9 +101,10 @@ function writeFiles(dir: string, image: StoreImage): CheckpointWritten {
   syncDirectory(dir);
   renameWithRetry(path.join(dir, temporary), path.join(dir, MANIFEST_FILE));
   syncDirectory(dir);
-  const keep = new Set([MANIFEST_FILE, records.file, bm25.file, statements.file, ...vectorSpaces.map((space) => space.part.file)]);
+  const spaceParts = vectorSpaces.flatMap((space) => (space.lists ? [space.part, space.lists.part] : [space.part]));
+  const keep = new Set([MANIFEST_FILE, records.file, bm25.file, statements.file, ...spaceParts.map((part) => part.file)]);
   for (const name of fs.readdirSync(dir)) if (!keep.has(name)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
-  const bytes = [records, bm25, statements, ...vectorSpaces.map((space) => space.part)].reduce((sum, part) => sum + part.bytes, 0);
+  const bytes = [records, bm25, statements, ...spaceParts].reduce((sum, part) => sum + part.bytes, 0);
   return { offset, entries, bytes, created_ms: image.createdMs };
 }
 
@@ -140,7 +143,9 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
       if (records[doc]?.content_hash !== hashes[i]) throw new CheckpointRejected(`the vector of doc ${doc} is not bound to that doc's text`);
       contentHashByDoc.set(doc, hashes[i]);
     });
-    vectors.restore(space, VectorIndex.fromRows(space.dim, docs, rows), contentHashByDoc);
+    const index = VectorIndex.fromRows(space.dim, docs, rows);
+    if (space.lists) index.restoreLists(docs, decodeListsPart(readPart(dir, space.lists.part, "lists"), space.dim, space.lists.count, space.vectors));
+    vectors.restore(space, index, contentHashByDoc);
   }
   // Statements from another analyzer are not wrong data, only another reading of the text: recompute them.
   const statements = manifest.statements.analyzer === statementsAnalyzerId() ? decodeStatementPart(readPart(dir, manifest.statements.part, "statements"), manifest.docs) : undefined;

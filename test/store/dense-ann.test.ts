@@ -1,5 +1,7 @@
 // Issue 18 item 1 in the store: the approximate index is built in the background once a space passes
 // flat_max_records, the receipt says which index answered, and forgetting brings it back to exact.
+import fs from "node:fs";
+import path from "node:path";
 import { parseBridgeConfig } from "../../bridge/server/bridge-config";
 import { MemoryStore } from "../../bridge/store/memory-store";
 import { parseSearchRequest } from "../../bridge/store/search-request";
@@ -34,13 +36,15 @@ function denseIndexOf(store: MemoryStore, vector: number[]) {
 }
 
 describe("the approximate index in the store", () => {
-  it("builds in the background above flat_max_records, says so in receipts, and survives a reopen", async () => {
+  it("builds in the background above flat_max_records, says so in receipts, and is kept in checkpoints", async () => {
     const dataDir = tempDir("dense-ann-");
     const vectors = clustered(4_000, 1);
     const store = MemoryStore.open({ dataDir, vectorIndex: { flatMaxRecords: 3_000 } });
+    let built!: SpaceStatus["index"];
     try {
       store.importRecords(vectors.map((vector, i) => ({ id: `m${i}`, text: `memory number ${i}`, source_type: "user_message", embedding: emb(vector) })));
       await until(() => space(store).index.mode === "ivf");
+      built = space(store).index;
       expect(space(store)).toMatchObject({ vectors: 4_000, index: { mode: "ivf", flatMaxRecords: 3_000 } });
       const index = denseIndexOf(store, vectors[5]);
       expect(index).toMatchObject({ kind: "ivf", lists: space(store).index.lists, recall_estimate: space(store).index.recallEstimate });
@@ -52,20 +56,38 @@ describe("the approximate index in the store", () => {
       for (let i = 0; i < 1_001; i++) store.forget(`m${i}`);
       expect(denseIndexOf(store, vectors[2_000])).toEqual({ kind: "flat", scanned: 2_999 });
       store.checkpoint();
+      // After the checkpoint: in the journal's tail only.
+      store.add({ id: "late", text: "a memory after the checkpoint", source_type: "user_message", embedding: emb(vectors[3_999].map((x) => -x)) });
     } finally {
       store.close();
     }
 
-    // The lists are not in the checkpoint: a reopened store over the limit answers exactly until rebuilt.
+    // The lists are in the checkpoint: a reopened store over the limit answers from them at once.
     const reopened = MemoryStore.open({ dataDir, vectorIndex: { flatMaxRecords: 2_500 } });
     try {
-      expect(space(reopened).index.mode).toBe("building");
-      expect(denseIndexOf(reopened, vectors[2_000])).toEqual({ kind: "flat", scanned: 2_999 });
-      await until(() => space(reopened).index.mode === "ivf");
-      expect(denseIndexOf(reopened, vectors[2_000])!.kind).toBe("ivf");
+      expect(space(reopened).index).toMatchObject({ mode: "ivf", lists: built.lists, recallEstimate: built.recallEstimate });
       expect(reopened.maintainVectorIndexes()).toBe(false);
+      expect(denseIndexOf(reopened, vectors[2_000])!.kind).toBe("ivf");
+      const late = reopened.searchVector({ ...emb([]), vector: Float32Array.from(vectors[3_999], (x) => -x) }, 1);
+      expect(late[0].id).toBe("late");
+      expect(reopened.vectors.list()[0].index.lastSearch.index).toBe("ivf");
     } finally {
       reopened.close();
+    }
+
+    // A damaged lists part fails its checksum: the checkpoint is not used, and the lists are rebuilt.
+    const listsPart = fs.readdirSync(path.join(dataDir, "checkpoint")).find((name) => name.includes(".lists-"))!;
+    const bytes = fs.readFileSync(path.join(dataDir, "checkpoint", listsPart));
+    bytes[bytes.length - 1] ^= 1;
+    fs.writeFileSync(path.join(dataDir, "checkpoint", listsPart), bytes);
+    const damaged = MemoryStore.open({ dataDir, vectorIndex: { flatMaxRecords: 2_500 } });
+    try {
+      expect(damaged.status().checkpoint).toMatchObject({ used: false });
+      expect(space(damaged).index.mode).toBe("building");
+      expect(damaged.size).toBe(3_000);
+      await until(() => space(damaged).index.mode === "ivf");
+    } finally {
+      damaged.close();
     }
   });
 
