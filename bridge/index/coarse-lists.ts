@@ -92,15 +92,7 @@ export class CoarseLists {
    * Returns how many were written and how many lists were read.
    */
   probe(unit: Float64Array, want: number, live: Uint8Array, accept: Uint8Array | undefined, out: Int32Array): { gathered: number; probed: number } {
-    const { dim, centroids, scores, order } = this;
-    for (let l = 0; l < this.count; l++) {
-      let sum = 0;
-      const at = l * dim;
-      for (let i = 0; i < dim; i++) sum += unit[i] * centroids[at + i];
-      scores[l] = sum;
-      order[l] = l;
-    }
-    order.sort((a, b) => scores[b] - scores[a] || a - b);
+    const order = this.rank(unit);
     let gathered = 0;
     let probed = 0;
     while (probed < this.count && gathered < want) {
@@ -121,6 +113,33 @@ export class CoarseLists {
       }
     }
     return { gathered, probed };
+  }
+
+  /**
+   * For each list, how many docs an unmasked probe for `unit` gathers before reaching it: a probe for
+   * `want` docs reads list l exactly when before[l] < want. (The build's recall estimate uses this.)
+   */
+  gatheredBefore(unit: Float64Array): Int32Array {
+    const order = this.rank(unit);
+    const before = new Int32Array(this.count);
+    for (let i = 0, total = 0; i < this.count; i++) {
+      before[order[i]] = total;
+      total += this.sizes[order[i]];
+    }
+    return before;
+  }
+
+  /** Lists by the exact dot of their centroid with `unit`, best first (ties: lower list). */
+  private rank(unit: Float64Array): Int32Array {
+    const { dim, centroids, scores, order } = this;
+    for (let l = 0; l < this.count; l++) {
+      let sum = 0;
+      const at = l * dim;
+      for (let i = 0; i < dim; i++) sum += unit[i] * centroids[at + i];
+      scores[l] = sum;
+      order[l] = l;
+    }
+    return order.sort((a, b) => scores[b] - scores[a] || a - b);
   }
 
   /** The list whose centroid has the largest approximate (int8) dot with the unit row at vectors[at..]. */

@@ -44,13 +44,12 @@ const SAMPLE_PER_LIST = 32;
 // so each asks for its neighbours, a harder query than a near-duplicate).
 const RECALL_PROBES = 64;
 const RECALL_K = 10;
-// Work per build step, in int8 multiply-adds (about 15 ms here): so many docs listed against every
-// centroid, or so many rows of an exact scan; a step cannot be cut short, so this bounds the pause.
-const STEP_MACS = 2 ** 28;
-// Gathered int8 bytes per step of an exact scan in a build (rows gathered in doc order: about 10 ms),
-// and rows copied into the training sample per step.
-const GATHER_BYTES_PER_STEP = 2 ** 25;
-const COPY_ROWS_PER_STEP = 4096;
+// Work per build step, so no step (which cannot be cut short) pauses requests for long: about 4 ms
+// each here. In int8 multiply-adds, for listing docs against every centroid and for k-means rounds;
+// in gathered code bytes, for the exact scans of the recall estimate; in rows, for copying the sample.
+const STEP_MACS = 2 ** 26;
+const GATHER_BYTES_PER_STEP = 2 ** 23;
+const COPY_ROWS_PER_STEP = 1024;
 
 /** Which index answered the last search, and how much of it was read. */
 export interface VectorSearchInfo {
@@ -305,8 +304,8 @@ export class VectorIndex {
 
   /**
    * One build: sample, train the centroids, list every live doc, then choose the probe share: the
-   * smallest that reaches the recall target on probe queries scored exactly. The new lists replace the
-   * old ones (if any) at the end. Each yield is a few milliseconds.
+   * smallest that reaches the recall target on probe queries whose exact neighbours are known. The
+   * new lists replace the old ones (if any) at the end. Each yield is a few milliseconds.
    */
   private *buildSteps(): Generator<void, void> {
     const dim = this.dimension;
@@ -320,7 +319,8 @@ export class VectorIndex {
       if ((i + 1) % COPY_ROWS_PER_STEP === 0) yield;
     }
     yield;
-    const centroids = yield* trainCentroids(sample, dim, Math.min(listCount, sampleDocs.length), KMEANS_ITERATIONS);
+    const listsTrained = Math.min(listCount, sampleDocs.length);
+    const centroids = yield* trainCentroids(sample, dim, listsTrained, KMEANS_ITERATIONS, Math.max(16, Math.floor(STEP_MACS / (listsTrained * dim))));
     const build = this.build!;
     const lists = new CoarseLists(dim, centroids);
     build.lists = lists;
@@ -331,23 +331,25 @@ export class VectorIndex {
       yield;
     }
     build.cursor = Infinity;
-    const last = this.lastSearch;
-    const probes: Array<{ doc: number; unit: Float64Array; exact: number[] }> = [];
+    const probes: Array<{ unit: Float64Array; exact: number[] }> = [];
     const keep = Math.min(RECALL_K + 1, this.count);
-    const others = (doc: number, hits: Scored[]) => hits.filter((h) => h.doc !== doc).slice(0, RECALL_K).map((h) => h.doc);
     for (const doc of this.sampleLiveDocs(RECALL_PROBES, trainedAt + 1)) {
       const unit = Float64Array.from(this.vectors.subarray(doc * dim, (doc + 1) * dim));
-      probes.push({ doc, unit, exact: others(doc, yield* this.exactInSteps(unit, keep)) });
+      const exact = (yield* this.exactInSteps(unit, keep)).filter((h) => h.doc !== doc).slice(0, RECALL_K);
+      probes.push({ unit, exact: exact.map((h) => h.doc) });
     }
+    // Every gathered doc is scored exactly, so an exact neighbour is in the answer exactly when its list
+    // is read: the recall of each share follows from where each neighbour's list falls in the probe
+    // order, without searching. Docs forgotten since their exact scan count as missed.
+    const placed = probes.map(({ unit, exact }) => {
+      const before = lists.gatheredBefore(unit);
+      return exact.map((doc) => (lists.has(doc) ? before[lists.listOfDoc(doc)] : Infinity));
+    });
+    yield;
     let chosen = { share: 1, recall: 1 };
     for (const share of PROBE_SHARES) {
-      const recalls: number[] = [];
-      for (const { doc, unit, exact } of probes) {
-        // A probe's doc forgotten meanwhile still has a vector here; its neighbours still ask the same question.
-        const approx = new Set(others(doc, this.searchLists({ lists, recall: 0, share }, unit, keep, undefined)));
-        if (exact.length > 0) recalls.push(exact.filter((d) => approx.has(d)).length / exact.length);
-        yield;
-      }
+      const want = Math.max(MIN_GATHER_PER_RESULT * RECALL_K, Math.ceil(share * this.count));
+      const recalls = placed.filter((p) => p.length > 0).map((p) => p.filter((before) => before < want).length / p.length);
       // The share must reach the target with two standard errors to spare: 64 probes are a small sample.
       const { mean, error } = meanAndError(recalls);
       if (mean - 2 * error >= this.recallTarget || share === 1) {
@@ -355,7 +357,6 @@ export class VectorIndex {
         break;
       }
     }
-    this.lastSearch = last;
     this.ann = { lists, ...chosen, trainedAt };
   }
 
