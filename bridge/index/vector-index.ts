@@ -42,7 +42,7 @@ const KMEANS_ITERATIONS = 6;
 const SAMPLE_PER_LIST = 32;
 // Stored vectors used as queries to estimate the lists' recall@10 after a build (their own doc excluded,
 // so each asks for its neighbours, a harder query than a near-duplicate).
-const RECALL_PROBES = 64;
+const RECALL_PROBES = 200;
 const RECALL_K = 10;
 // Work per build step, so no step (which cannot be cut short) pauses requests for long: about 4 ms
 // each here. In int8 multiply-adds, for listing docs against every centroid and for k-means rounds;
@@ -331,26 +331,24 @@ export class VectorIndex {
       yield;
     }
     build.cursor = Infinity;
-    const probes: Array<{ unit: Float64Array; exact: number[] }> = [];
+    // Every gathered doc is scored exactly, so an exact neighbour is in the answer exactly when its list
+    // is read: the recall of each share follows from where each neighbour's list falls in the probe
+    // order (how many docs a probe gathers before reaching it), without searching.
+    const placed: number[][] = [];
     const keep = Math.min(RECALL_K + 1, this.count);
     for (const doc of this.sampleLiveDocs(RECALL_PROBES, trainedAt + 1)) {
       const unit = Float64Array.from(this.vectors.subarray(doc * dim, (doc + 1) * dim));
       const exact = (yield* this.exactInSteps(unit, keep)).filter((h) => h.doc !== doc).slice(0, RECALL_K);
-      probes.push({ unit, exact: exact.map((h) => h.doc) });
-    }
-    // Every gathered doc is scored exactly, so an exact neighbour is in the answer exactly when its list
-    // is read: the recall of each share follows from where each neighbour's list falls in the probe
-    // order, without searching. Docs forgotten since their exact scan count as missed.
-    const placed = probes.map(({ unit, exact }) => {
       const before = lists.gatheredBefore(unit);
-      return exact.map((doc) => (lists.has(doc) ? before[lists.listOfDoc(doc)] : Infinity));
-    });
-    yield;
+      // A neighbour forgotten during its scan counts as missed.
+      placed.push(exact.map((h) => (lists.has(h.doc) ? before[lists.listOfDoc(h.doc)] : Infinity)));
+      yield;
+    }
     let chosen = { share: 1, recall: 1 };
     for (const share of PROBE_SHARES) {
       const want = Math.max(MIN_GATHER_PER_RESULT * RECALL_K, Math.ceil(share * this.count));
       const recalls = placed.filter((p) => p.length > 0).map((p) => p.filter((before) => before < want).length / p.length);
-      // The share must reach the target with two standard errors to spare: 64 probes are a small sample.
+      // The share must reach the target with two standard errors to spare.
       const { mean, error } = meanAndError(recalls);
       if (mean - 2 * error >= this.recallTarget || share === 1) {
         chosen = { share, recall: mean };
