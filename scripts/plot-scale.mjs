@@ -17,7 +17,7 @@ const results = inputs
   .sort((a, b) => a.records - b.records);
 const series = [
   { key: "lexical", label: "lexical (BM25)", color: "#3b82f6" },
-  { key: "dense", label: "dense (exact flat scan)", color: "#a855f7" },
+  { key: "dense", label: "dense (exact ≤ 200k, lists above)", color: "#a855f7" },
   { key: "hybrid", label: "hybrid (BM25 + dense, RRF)", color: "#10b981" },
 ];
 const p95 = (result, key) => result[key]?.p95_ms ?? result.search?.[key]?.p95_ms;
