@@ -102,8 +102,8 @@ export function formatStatus(status: Status): string {
     const index = space.index;
     if (!index || index.mode === "flat") continue;
     const what = index.mode === "building"
-      ? `searched exactly while the approximate index is built (over ${index.flatMaxRecords} vectors)`
-      : `approximate index, ${index.lists} lists, recall@10 ≈ ${Number(index.recallEstimate).toFixed(3)} (over ${index.flatMaxRecords} vectors)`;
+      ? `searched exactly while the approximate index is built (exact search covers up to ${index.flatMaxRecords})`
+      : `approximate index, ${index.lists} lists, recall@10 ≈ ${Number(index.recallEstimate).toFixed(3)} (exact search covers up to ${index.flatMaxRecords})`;
     lines.push(`dense       ${space.provider}/${space.model}: ${space.vectors} vectors, ${what}`);
   }
   const journal = status.journal ?? {};

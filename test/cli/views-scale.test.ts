@@ -16,9 +16,9 @@ describe("status at scale", () => {
   it("names the approximate index of a space over the limit, or that it is being built", () => {
     const space = { provider: "local", model: "bge-small-zh", vectors: 1_200_000 };
     const ivf = formatStatus({ ...base, vectors: [{ ...space, index: { mode: "ivf", flatMaxRecords: 200_000, lists: 1_095, recallEstimate: 0.9912 } }] });
-    expect(ivf).toContain("dense       local/bge-small-zh: 1200000 vectors, approximate index, 1095 lists, recall@10 ≈ 0.991 (over 200000 vectors)");
+    expect(ivf).toContain("dense       local/bge-small-zh: 1200000 vectors, approximate index, 1095 lists, recall@10 ≈ 0.991 (exact search covers up to 200000)");
     const building = formatStatus({ ...base, vectors: [{ ...space, index: { mode: "building", flatMaxRecords: 200_000 } }] });
-    expect(building).toContain("searched exactly while the approximate index is built (over 200000 vectors)");
+    expect(building).toContain("searched exactly while the approximate index is built (exact search covers up to 200000)");
     expect(formatStatus({ ...base, vectors: [{ ...space, vectors: 10, index: { mode: "flat", flatMaxRecords: 200_000 } }] })).not.toContain("dense ");
   });
 
