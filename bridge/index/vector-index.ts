@@ -49,7 +49,7 @@ const RECALL_K = 10;
 // in gathered code bytes, for the exact scans of the recall estimate; in rows, for copying the sample.
 const STEP_MACS = 2 ** 26;
 const GATHER_BYTES_PER_STEP = 2 ** 23;
-const COPY_ROWS_PER_STEP = 1024;
+const COPY_ROWS_PER_STEP = 256;
 
 /** Which index answered the last search, and how much of it was read. */
 export interface VectorSearchInfo {
