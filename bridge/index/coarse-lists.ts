@@ -161,8 +161,8 @@ export class CoarseLists {
 
 /**
  * Int8 codes of `count` unit rows, for scanning them with a query (the centroids, during training and
- * after). Training re-encodes into the same codes each round: a new WebAssembly memory per round made
- * V8 collect garbage in the middle of a build step (58 ms at 1M).
+ * after). Training re-encodes into the same codes each round instead of making a WebAssembly memory
+ * per round (less for V8 to collect during a build).
  */
 export function encodeRows(dim: number, rows: Float32Array, count: number, into = new Int8Codes(dim)): Int8Codes {
   into.reserve(Math.max(count, 1));
