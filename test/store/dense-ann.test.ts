@@ -91,6 +91,32 @@ describe("the approximate index in the store", () => {
     }
   });
 
+  it("withholds a quarantined memory and keeps other projects out when the lists answer", async () => {
+    const vectors = clustered(4_000, 3);
+    const store = MemoryStore.open({ dataDir: tempDir("dense-ann-filters-"), vectorIndex: { flatMaxRecords: 3_000 } });
+    try {
+      store.importRecords(vectors.map((vector, i) => ({ id: `f${i}`, text: `note ${i}`, source_type: "user_message", scope: i % 10 === 0 ? "project:x" : i % 10 === 1 ? "project:y" : "global", embedding: emb(vector) })));
+      await until(() => space(store).index.mode === "ivf");
+      store.quarantine("f120", "test: looks wrong");
+      const hybrid = (vector: number[], scope?: string) => store.search(parseSearchRequest({ query: "zzz", top_k: 5, query_embedding: emb(vector), ...(scope ? { scope } : {}) }));
+      const all = hybrid(vectors[120]);
+      expect(all.receipt.dense!.index!.kind).toBe("ivf");
+      // Found by meaning, then withheld: quarantine is applied after retrieval, whichever index answered.
+      expect(all.receipt.candidates.map((c) => c.id)).toContain("f120");
+      expect(all.results.map((r) => r.id)).not.toContain("f120");
+      expect(all.receipt.withheld).toContainEqual(expect.objectContaining({ id: "f120" }));
+      // Asked from project:x with project:y's own vector: project:x and global memories only.
+      const scoped = hybrid(vectors[121], "project:x");
+      expect(scoped.receipt.dense!.index!.kind).toBe("ivf");
+      expect(scoped.results.length).toBeGreaterThan(0);
+      expect(scoped.receipt.candidates.filter((c) => Number(c.id.slice(1)) % 10 === 1)).toEqual([]);
+      // Unscoped, the same query finds f121 itself first by meaning.
+      expect(hybrid(vectors[121]).receipt.candidates.find((c) => c.dense_rank === 1)?.id).toBe("f121");
+    } finally {
+      store.close();
+    }
+  });
+
   it("stops building when closed and keeps nothing running", async () => {
     const store = MemoryStore.open({ dataDir: tempDir("dense-ann-close-"), vectorIndex: { flatMaxRecords: 10 } });
     // Enough vectors that the build takes many slices.
