@@ -12,7 +12,7 @@ import type { SearchRequest } from "../bridge/store/search";
 import { parseSearchRequest } from "../bridge/store/search-request";
 import { argValue, machineInfo, percentile } from "./stats";
 import { type CheckpointFigures, printOpenFigures, timeCheckpoint, timeOpen } from "./store-open";
-import { FLAT_MAX_RECORDS } from "../bridge/index/vector-index";
+import { FLAT_MAX_RECORDS } from "../bridge/index/ann-defaults";
 import { SyntheticCorpus, syntheticBatches, type SyntheticQuery, type VectorShape } from "./synthetic-corpus";
 
 const IMPORT_BATCH = 2000;

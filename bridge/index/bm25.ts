@@ -466,7 +466,6 @@ export class Bm25Index {
     this.scores = grow(this.scores, need);
     this.touched = grow(this.touched, need);
     this.candidate = grow(this.candidate, need);
-
   }
 }
 

@@ -139,20 +139,22 @@ export class Int8Codes {
     // The kernel takes rows a group at a time: pad with copies of a listed row (their dots are not returned).
     const padded = Math.ceil(count / GATHER_GROUP) * GATHER_GROUP;
     for (let i = count; i < padded; i++) rows[i] = rows[0];
-    const outAt = this.codesAt + this.capacity * this.strideBytes;
-    this.kernel.gather(0, this.codesAt, this.strideBytes, this.gatherRowsAt(), padded, outAt);
-    return new Int32Array(this.kernel.memory.buffer, outAt, count);
+    this.kernel.gather(0, this.codesAt, this.strideBytes, this.gatherRowsAt(), padded, this.dotsAt());
+    return new Int32Array(this.kernel.memory.buffer, this.dotsAt(), count);
+  }
+
+  private dotsAt(): number {
+    return this.codesAt + this.capacity * this.strideBytes;
   }
 
   private gatherRowsAt(): number {
-    return this.codesAt + this.capacity * this.strideBytes + (this.capacity + GATHER_GROUP) * 4;
+    return this.dotsAt() + (this.capacity + GATHER_GROUP) * 4;
   }
 
   /** Integer dots of the last encoded query with rows [0, rows); valid until the next reserve or scan. */
   scan(rows: number): Int32Array {
-    const outAt = this.codesAt + this.capacity * this.strideBytes;
-    this.kernel.scan(0, this.codesAt, this.strideBytes, rows, outAt);
-    return new Int32Array(this.kernel.memory.buffer, outAt, rows);
+    this.kernel.scan(0, this.codesAt, this.strideBytes, rows, this.dotsAt());
+    return new Int32Array(this.kernel.memory.buffer, this.dotsAt(), rows);
   }
 }
 

@@ -4,6 +4,7 @@
 // Up to flatMaxRecords live vectors every doc is scanned (exact). Above it, once maintain() has built
 // inverted lists (coarse-lists.ts), only the docs of the lists nearest the query are scanned: an
 // approximate answer whose scores are still exact. lastSearch says which index answered.
+import { FLAT_MAX_RECORDS, RECALL_TARGET } from "./ann-defaults";
 import { CoarseLists, trainCentroids } from "./coarse-lists";
 import { Int8Codes } from "./quantize";
 import { seededRandom } from "./seeded-random";
@@ -32,8 +33,6 @@ export interface AnnOptions {
   recallTarget?: number;
 }
 
-export const FLAT_MAX_RECORDS = 200_000;
-const RECALL_TARGET = 0.98;
 // The shares of the live vectors a build tries, smallest first; the whole index is exact by construction.
 const PROBE_SHARES = [0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.065, 0.08, 0.1, 0.12, 0.15, 0.2, 0.3, 0.5, 1];
 // A search gathers at least this many docs per result wanted, so small k on a small index still probes widely.
@@ -294,7 +293,7 @@ export class VectorIndex {
   }
 
   /** The exact top k among the eligible docs of the lists nearest `unit`. */
-  private searchLists({ lists, recall, share }: Omit<BuiltLists, "trainedAt">, unit: Float64Array, k: number, accept: Uint8Array | undefined): Scored[] {
+  private searchLists({ lists, recall, share }: BuiltLists, unit: Float64Array, k: number, accept: Uint8Array | undefined): Scored[] {
     const rows = this.codes.gatherRows();
     const want = Math.max(MIN_GATHER_PER_RESULT * k, Math.ceil(share * this.count));
     const { gathered, probed } = lists.probe(unit, want, this.live, accept, rows);
@@ -340,8 +339,8 @@ export class VectorIndex {
       const unit = Float64Array.from(this.vectors.subarray(doc * dim, (doc + 1) * dim));
       const exact = (yield* this.exactInSteps(unit, keep)).filter((h) => h.doc !== doc).slice(0, RECALL_K);
       const before = lists.gatheredBefore(unit);
-      // A neighbour forgotten during its scan counts as missed.
-      placed.push(exact.map((h) => (lists.has(h.doc) ? before[lists.listOfDoc(h.doc)] : Infinity)));
+      // A neighbour forgotten during its scan (in no list) counts as missed.
+      placed.push(exact.map((h) => before[lists.listOfDoc(h.doc)] ?? Infinity));
       yield;
     }
     let chosen = { share: 1, recall: 1 };

@@ -8,6 +8,7 @@ import { readTextFile } from "../protocol/text-files";
 import { defaultEmbeddingConfig, parseEmbeddingConfig, type EmbeddingConfig } from "../embed/embedding-config";
 import type { AuditConfig } from "../store/audit-log";
 import { describe, isPlainObject, validateScope } from "../store/records";
+import { FLAT_MAX_RECORDS, RECALL_TARGET } from "../index/ann-defaults";
 import type { RetentionConfig, RetentionLimits } from "../store/retention";
 
 export type { AuditConfig, RetentionConfig, RetentionLimits };
@@ -39,7 +40,7 @@ export interface BridgeConfig {
   search: SearchConfig;
 }
 
-export const DEFAULT_SEARCH: SearchConfig = { flatMaxRecords: 200_000, annRecallTarget: 0.98 };
+export const DEFAULT_SEARCH: SearchConfig = { flatMaxRecords: FLAT_MAX_RECORDS, annRecallTarget: RECALL_TARGET };
 const SEARCH_LIMITS = { flatMaxRecords: 100_000_000, annRecallTarget: [0.5, 1] } as const;
 
 export const PRIVACY_LIMITS = { maxAgeDays: 36_500, maxMemories: 100_000_000, auditMaxMegabytes: 100_000 } as const;

@@ -118,13 +118,22 @@ describe("the approximate index in the store", () => {
   });
 
   it("stops building when closed and keeps nothing running", async () => {
-    const store = MemoryStore.open({ dataDir: tempDir("dense-ann-close-"), vectorIndex: { flatMaxRecords: 10 } });
-    // Enough vectors that the build takes many slices.
-    store.importRecords(clustered(3_000, 2).map((vector, i) => ({ id: `c${i}`, text: `memory ${i}`, source_type: "user_message", embedding: emb(vector) })));
-    expect(space(store).index.mode).toBe("building");
-    store.close();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(space(store).index.mode).toBe("building");
+    const records = clustered(3_000, 2).map((vector, i) => ({ id: `c${i}`, text: `memory ${i}`, source_type: "user_message" as const, embedding: emb(vector) }));
+    // Two stores with a build to do: one with a fifth of the work is closed at once, the other runs as a
+    // yardstick (left running, the small build would be done long before the large one).
+    const closed = MemoryStore.open({ dataDir: tempDir("dense-ann-close-"), vectorIndex: { flatMaxRecords: 10 } });
+    const running = MemoryStore.open({ dataDir: tempDir("dense-ann-open-"), vectorIndex: { flatMaxRecords: 10 } });
+    try {
+      closed.importRecords(records.slice(0, 600));
+      running.importRecords(records);
+      expect(space(closed).index.mode).toBe("building");
+      closed.close();
+      await until(() => space(running).index.mode === "ivf");
+      // As long as the open store's whole build took, and the closed one did not move.
+      expect(space(closed).index.mode).toBe("building");
+    } finally {
+      running.close();
+    }
   });
 });
 
