@@ -8,6 +8,11 @@ export interface Bm25Params {
   b?: number;
 }
 
+export interface Bm25Tuning {
+  /** Postings one background re-pack step copies or checks (about a millisecond's work at the default). */
+  repackStepPostings?: number;
+}
+
 export interface Bm25SearchOptions {
   /** Count a repeated query term once. Default false: like wink-bm25-text-search, each occurrence adds its weight again. */
   dedupeQuery?: boolean;
@@ -19,9 +24,21 @@ const ABSENT = 0;
 const LIVE = 1;
 const DEAD = 2;
 const MAX_DOC = 0x7ffffffe;
-// The delta is re-packed once it outgrows half the main segment, so re-pack work stays linear overall.
+// The delta is re-packed at once (blocking) once it outgrows half the main segment, so re-pack work stays
+// linear overall. Long delta chains slow every search that reads a common term, so maintain() re-packs in
+// steps, between requests, once the delta passes a sixteenth of the main segment (or a tenth of the docs are
+// dead): with the store driving maintain(), the blocking re-pack is only the fallback.
 const DELTA_MIN_POSTINGS = 4096;
 const VACUUM_DEAD_FRACTION = 0.25;
+const BACKGROUND_DELTA_SHIFT = 4;
+const BACKGROUND_DEAD_FRACTION = 0.1;
+const REPACK_STEP_POSTINGS = 1 << 16;
+
+/** A re-pack in progress: what it started from, the docs added since, and the steps left. */
+interface RepackJob {
+  steps: Generator<void, void>;
+  added: number[];
+}
 
 export class Bm25Index {
   readonly k1: number;
@@ -63,14 +80,26 @@ export class Bm25Index {
   private candidate: Uint8Array = new Uint8Array(0);
   /** What the last search read: postings scored in full, and whether it switched to looking up the common terms. */
   lastSearch = { postingsScored: 0, pruned: false, candidates: 0 };
+  private repack: RepackJob | undefined;
+  private readonly repackStepPostings: number;
+  /** Re-packs finished: by maintain() in steps, and at once (add, remove, serialize, or vacuum()). */
+  readonly repacks = { stepped: 0, blocking: 0 };
 
-  constructor(params: Bm25Params = {}) {
+  constructor(params: Bm25Params = {}, tuning: Bm25Tuning = {}) {
     this.k1 = checkParam("k1", params.k1 ?? 1.2, Infinity);
     this.b = checkParam("b", params.b ?? 0.75, 1);
+    const step = tuning.repackStepPostings ?? REPACK_STEP_POSTINGS;
+    if (!Number.isInteger(step) || step < 1) throw new Error(`Bm25Index: repackStepPostings must be a positive integer, got ${String(step)}`);
+    this.repackStepPostings = step;
   }
 
   get size(): number {
     return this.liveDocs;
+  }
+
+  /** Postings in the packed main segment and in the delta, docs removed but not yet dropped, and whether a re-pack is under way. */
+  get layout(): { mainPostings: number; deltaPostings: number; deadDocs: number; repacking: boolean } {
+    return { mainPostings: this.mainOffsets[this.mainTerms], deltaPostings: this.deltaCount, deadDocs: this.deadDocs, repacking: this.repack !== undefined };
   }
 
   has(doc: number): boolean {
@@ -108,6 +137,7 @@ export class Bm25Index {
       this.df[term]++;
       this.fwdTerms[this.fwdUsed++] = term;
     }
+    this.repack?.added.push(doc);
     this.state[doc] = LIVE;
     this.docLengths[doc] = tokens.length;
     this.lengthSum += tokens.length;
@@ -382,9 +412,181 @@ export class Bm25Index {
     return term;
   }
 
+  /** Whether maintain() has work: a re-pack in progress, a delta past a sixteenth of the main segment, or many dead docs. */
+  needsMaintenance(): boolean {
+    if (this.repack) return true;
+    if (this.deltaCount > Math.max(DELTA_MIN_POSTINGS, this.mainDocs.length >> BACKGROUND_DELTA_SHIFT)) return true;
+    return this.deadDocs > 0 && this.deadDocs > BACKGROUND_DEAD_FRACTION * (this.liveDocs + this.deadDocs);
+  }
+
+  /**
+   * Re-packs in steps until `budgetMs` is spent (Infinity: to the end); returns whether work is left. Adds,
+   * removes and searches may run between calls: the packed segment is built beside the serving one from what
+   * was there when the re-pack began, and swapped in by a last step that costs about one pass over the docs.
+   */
+  maintain(budgetMs = Infinity): boolean {
+    if (!this.needsMaintenance()) return false;
+    if (!this.repack) {
+      const job: RepackJob = { steps: undefined as unknown as Generator<void, void>, added: [] };
+      job.steps = this.repackSteps(job);
+      this.repack = job;
+    }
+    const started = performance.now();
+    while (this.repack) {
+      if (this.repack.steps.next().done) this.repack = undefined;
+      else if (performance.now() - started >= budgetMs) return true;
+    }
+    return this.needsMaintenance();
+  }
+
+  /** The steps of a background re-pack; the job ends early when a blocking vacuum() replaces it. */
+  private *repackSteps(job: RepackJob): Generator<void, void> {
+    const step = this.repackStepPostings;
+    const termCount = this.termIds.size;
+    // What the packed segment holds: every posting of a doc live now (df counts exactly those), whatever
+    // happens to the doc later. Docs removed meanwhile stay dead in it until the next re-pack.
+    const packed = this.state.slice();
+    const deadAtStart: number[] = [];
+    for (let doc = 0; doc < packed.length; doc++) if (packed[doc] === DEAD) deadAtStart.push(doc);
+    const deltaEnd = this.deltaCount;
+    const { mainTerms, mainOffsets, mainDocs, mainTfs } = this;
+    const offsets = new Int32Array(termCount + 1);
+    for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t] + this.df[t];
+    const total = offsets[termCount];
+    const docs = new Int32Array(total);
+    const tfs = new Int32Array(total);
+    const cursor = offsets.slice(0, termCount);
+    yield;
+    for (let p = 0, t = 0, end = mainOffsets[mainTerms]; p < end; yield) {
+      for (const stop = Math.min(end, p + step); p < stop; p++) {
+        while (p >= mainOffsets[t + 1]) t++;
+        const doc = mainDocs[p];
+        if (packed[doc] !== LIVE) continue;
+        docs[cursor[t]] = doc;
+        tfs[cursor[t]++] = mainTfs[p];
+      }
+    }
+    for (let p = 0; p < deltaEnd; yield) {
+      // Read through `this`: adds may have grown (reallocated) the delta arrays since the last step.
+      const { deltaDocs, deltaTerms, deltaTfs } = this;
+      for (const stop = Math.min(deltaEnd, p + step); p < stop; p++) {
+        const doc = deltaDocs[p];
+        if (packed[doc] !== LIVE) continue;
+        const t = deltaTerms[p];
+        docs[cursor[t]] = doc;
+        tfs[cursor[t]++] = deltaTfs[p];
+      }
+    }
+    for (let t = 0; t < termCount; t++) {
+      if (cursor[t] !== offsets[t + 1]) throw new Error(`Bm25Index.maintain: term ${t} packed ${cursor[t] - offsets[t]} postings, df says ${offsets[t + 1] - offsets[t]}`);
+    }
+    yield;
+    // Whether each term's postings are in doc order, and its exact bounds, over the new segment.
+    let sorted = true;
+    const maxTf = new Int32Array(termCount);
+    const minLength = new Int32Array(termCount).fill(0x7fffffff);
+    for (let p = 0, t = 0; p < total; yield) {
+      const { docLengths } = this;
+      for (const stop = Math.min(total, p + step); p < stop; p++) {
+        while (p >= offsets[t + 1]) t++;
+        if (p > offsets[t] && docs[p] <= docs[p - 1]) sorted = false;
+        if (tfs[p] > maxTf[t]) maxTf[t] = tfs[p];
+        const length = docLengths[docs[p]];
+        if (length < minLength[t]) minLength[t] = length;
+      }
+    }
+    // The forward pool without the dead docs' terms, copied doc by doc from the serving one.
+    const fwdStart = new Int32Array(packed.length);
+    let used = 0;
+    for (let doc = 0; doc < packed.length; doc++) {
+      if (packed[doc] !== LIVE) continue;
+      fwdStart[doc] = used;
+      used += this.fwdCount[doc];
+    }
+    // With room for the docs added before the swap, so that it does not copy the pool again.
+    const fwd = new Int32Array(used + (used >> 3) + 1024);
+    yield;
+    for (let doc = 0; doc < packed.length; yield) {
+      const { fwdTerms } = this;
+      for (let copied = 0; doc < packed.length && copied < step; doc++) {
+        if (packed[doc] !== LIVE) continue;
+        const from = this.fwdStart[doc];
+        const count = this.fwdCount[doc];
+        for (let i = 0; i < count; i++) fwd[fwdStart[doc] + i] = fwdTerms[from + i];
+        copied += count + 1;
+      }
+    }
+    if (this.repack !== job) return;
+    this.installRepack({ termCount, deltaEnd, deadAtStart, offsets, docs, tfs, sorted, maxTf, minLength, fwdStart, fwd, used, added: job.added });
+  }
+
+  /**
+   * The last step of a background re-pack: the packed segment becomes the main one, the postings added since
+   * it began become the new delta, docs dead when it began are forgotten, and the forward pool is swapped.
+   */
+  private installRepack(next: {
+    termCount: number;
+    deltaEnd: number;
+    deadAtStart: number[];
+    offsets: Int32Array;
+    docs: Int32Array;
+    tfs: Int32Array;
+    sorted: boolean;
+    maxTf: Int32Array;
+    minLength: Int32Array;
+    fwdStart: Int32Array;
+    fwd: Int32Array;
+    used: number;
+    added: number[];
+  }): void {
+    const left = this.deltaCount - next.deltaEnd;
+    const deltaDocs = this.deltaDocs.slice(next.deltaEnd, this.deltaCount);
+    const deltaTerms = this.deltaTerms.slice(next.deltaEnd, this.deltaCount);
+    const deltaTfs = this.deltaTfs.slice(next.deltaEnd, this.deltaCount);
+    const deltaNext = new Int32Array(left);
+    this.deltaHead.fill(-1);
+    this.maxTf.set(next.maxTf);
+    this.minLength.set(next.minLength);
+    for (let p = 0; p < left; p++) {
+      const t = deltaTerms[p];
+      deltaNext[p] = this.deltaHead[t];
+      this.deltaHead[t] = p;
+      if (deltaTfs[p] > this.maxTf[t]) this.maxTf[t] = deltaTfs[p];
+      const length = this.docLengths[deltaDocs[p]];
+      if (length < this.minLength[t]) this.minLength[t] = length;
+    }
+    [this.deltaDocs, this.deltaTerms, this.deltaTfs, this.deltaNext, this.deltaCount] = [deltaDocs, deltaTerms, deltaTfs, deltaNext, left];
+    for (const doc of next.deadAtStart) this.state[doc] = ABSENT;
+    this.deadDocs -= next.deadAtStart.length;
+    this.mainTerms = next.termCount;
+    this.mainOffsets = next.offsets;
+    this.mainDocs = next.docs;
+    this.mainTfs = next.tfs;
+    this.mainSorted = next.sorted;
+    // Docs added since the re-pack began keep their terms: appended to the new pool.
+    let used = next.used;
+    for (const doc of next.added) used += this.fwdCount[doc];
+    const fwd = grow(next.fwd, used);
+    const fwdStart = grow(next.fwdStart, this.fwdStart.length);
+    used = next.used;
+    for (const doc of next.added) {
+      const from = this.fwdStart[doc];
+      fwd.set(this.fwdTerms.subarray(from, from + this.fwdCount[doc]), used);
+      fwdStart[doc] = used;
+      used += this.fwdCount[doc];
+    }
+    this.fwdTerms = fwd;
+    this.fwdStart = fwdStart;
+    this.fwdUsed = used;
+    this.repacks.stepped++;
+  }
+
   /** Drop tombstoned postings and fold the delta into the main segment; df already counts exactly what stays. */
   vacuum(): void {
+    // A background re-pack in progress is dropped: this one packs everything there is now.
+    this.repack = undefined;
     if (this.deltaCount === 0 && this.deadDocs === 0) return;
+    this.repacks.blocking++;
     const termCount = this.termIds.size;
     const offsets = new Int32Array(termCount + 1);
     for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t] + this.df[t];

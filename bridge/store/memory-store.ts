@@ -188,7 +188,7 @@ export class MemoryStore {
       store.replayReport = report;
       store.checkpointOffset = load.state?.offset ?? 0;
       store.openReport = { checkpointOffset: store.checkpointOffset, checkpointReason: load.reason, openMs: performance.now() - started };
-      store.scheduleVectorMaintenance();
+      store.scheduleMaintenance();
       return store;
     } catch (error) {
       lock.release();
@@ -392,7 +392,7 @@ export class MemoryStore {
       const { journal, report } = Journal.open(journalPath, () => undefined, { fromOffset: fs.statSync(journalPath).size });
       this.state = next;
       next.vectors.configure(this.annOptions);
-      this.scheduleVectorMaintenance();
+      this.scheduleMaintenance();
       this.journal = journal;
       this.replayReport = { ...report, entries: next.entries };
       this.checkpointOffset = 0;
@@ -675,7 +675,7 @@ export class MemoryStore {
       quarantined: state.records.filter((r) => r?.quarantine).length,
       scopes: state.scopes.counts(),
       vectors: state.vectors.summary(),
-      lexical: { docs: state.bm25.size },
+      lexical: lexicalStatus(state.bm25),
       journal: {
         entries: state.entries,
         entries_replayed: this.replayReport.entries,
@@ -718,7 +718,7 @@ export class MemoryStore {
     this.journal.append(entries);
     for (const entry of entries) this.state.apply(entry);
     for (const listener of this.commitListeners) listener();
-    this.scheduleVectorMaintenance();
+    this.scheduleMaintenance();
   }
 
   /**
@@ -730,15 +730,28 @@ export class MemoryStore {
     return this.state.vectors.maintain(budgetMs);
   }
 
-  private scheduleVectorMaintenance(): void {
+  /** Re-packs the lexical index if its delta or dead docs have grown, like maintainVectorIndexes. */
+  maintainLexicalIndex(budgetMs = Infinity): boolean {
+    return this.state.bm25.maintain(budgetMs);
+  }
+
+  /**
+   * A slice of background index work after a gap, while there is any: the lexical re-pack first (long
+   * delta chains slow every search with a common term), then the ANN builds with what is left of the slice.
+   */
+  private scheduleMaintenance(): void {
     if (this.closed || this.maintenanceTimer !== undefined) return;
-    if (!this.state.vectors.list().some((space) => space.index.needsMaintenance())) return;
+    const { bm25, vectors } = this.state;
+    if (!bm25.needsMaintenance() && !vectors.list().some((space) => space.index.needsMaintenance())) return;
     this.maintenanceTimer = setTimeout(() => {
       this.maintenanceTimer = undefined;
       if (this.closed) return;
-      if (this.state.vectors.maintain(MAINTENANCE_SLICE_MS)) this.scheduleVectorMaintenance();
+      const started = performance.now();
+      const lexicalLeft = this.state.bm25.maintain(MAINTENANCE_SLICE_MS);
+      const vectorsLeft = this.state.vectors.maintain(MAINTENANCE_SLICE_MS - (performance.now() - started));
+      if (lexicalLeft || vectorsLeft) this.scheduleMaintenance();
     }, MAINTENANCE_GAP_MS);
-    // A build never keeps the process alive: a store closed or dropped leaves nothing to finish.
+    // Index work never keeps the process alive: a store closed or dropped leaves nothing to finish.
     this.maintenanceTimer.unref?.();
   }
 
@@ -754,4 +767,10 @@ export class MemoryStore {
     if (existing.content_hash === record.content_hash && existing.source_type === record.source_type) return true;
     throw new DreamError("ID_CONFLICT", `id "${record.id}" already holds a different memory`, { field: "id" });
   }
+}
+
+/** The lexical index's size and shape: postings packed and in the delta, dead docs not yet dropped, a re-pack under way. */
+function lexicalStatus(bm25: Bm25Index): Record<string, unknown> {
+  const { mainPostings, deltaPostings, deadDocs, repacking } = bm25.layout;
+  return { docs: bm25.size, postings: mainPostings, delta_postings: deltaPostings, dead_docs: deadDocs, repacking };
 }

@@ -1,0 +1,172 @@
+// The background re-pack (issue 18, lexical p95 at 1M): maintain() packs the delta and drops dead postings
+// in steps while adds, removes and searches go on between them. Whatever is interleaved, every search must
+// equal, bit for bit, an index rebuilt from the live docs, and the swap must leave a packed index.
+import fc from "fast-check";
+import { Bm25Index } from "../../bridge/index/bm25";
+import { seededRandom } from "../fixtures/seeded-random";
+
+const WORDS = ["the", "of", "a", "记忆", "忆", "passport", "drawer", "constructor", "__proto__", "mug", "paris", "tuesday"];
+
+function randomDoc(random: () => number): string[] {
+  // Now and then one term many times in a short doc: a tf past every bound the packed postings set.
+  if (random() < 0.05) return [...Array<string>(2 + Math.floor(random() * 40)).fill(WORDS[Math.floor(random() * WORDS.length)]), "mug"];
+  const length = 1 + Math.floor(random() * 12);
+  // Skewed, so that some terms are in most docs and some in a few; now and then a term never seen before.
+  return Array.from({ length }, () => (random() < 0.03 ? `new${Math.floor(random() * 1e6)}` : WORDS[Math.floor(WORDS.length * random() ** 2)]));
+}
+
+function rebuilt(live: Map<number, string[]>): Bm25Index {
+  const index = new Bm25Index();
+  for (const [doc, tokens] of [...live].sort((a, b) => a[0] - b[0])) index.add(doc, tokens);
+  return index;
+}
+
+function expectSameAnswers(index: Bm25Index, live: Map<number, string[]>, random: () => number): void {
+  const reference = rebuilt(live);
+  expect(index.size).toBe(live.size);
+  for (let q = 0; q < 4; q++) {
+    const query = randomDoc(random).slice(0, 4);
+    for (const k of [1, 5, 200]) {
+      const answer = index.search(query, k);
+      expect(answer).toEqual(reference.search(query, k));
+      expect(answer).toEqual(index.search(query, k, undefined, { exhaustive: true }));
+    }
+    const holding = [...live].filter(([, tokens]) => query.every((token) => tokens.includes(token))).map(([doc]) => doc);
+    expect(index.docsWithAll(query).sort((a, b) => a - b)).toEqual(holding.sort((a, b) => a - b));
+    const masker = index.termMasker(query);
+    const masks = [...live].map(([doc, tokens]) => [masker(doc), query.reduce((mask, token, i) => (tokens.includes(token) ? mask | (1 << i) : mask), 0)]);
+    expect(masks.filter(([got, expected]) => got !== expected)).toEqual([]);
+  }
+}
+
+describe("Bm25Index background re-pack", () => {
+  it("answers like an index rebuilt from the live docs whatever adds, removes, re-adds and searches come between its steps", () => {
+    let finished = 0;
+    let opsWhileRepacking = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 9 }), (seed, stepPostings) => {
+        const random = seededRandom(seed);
+        const index = new Bm25Index({}, { repackStepPostings: stepPostings });
+        const live = new Map<number, string[]>();
+        const removed: number[] = [];
+        let nextDoc = 0;
+        for (let i = 0; i < 400; i++) {
+          const tokens = randomDoc(random);
+          index.add(nextDoc, tokens);
+          live.set(nextDoc++, tokens);
+        }
+        index.vacuum();
+        for (let op = 0; op < 1500; op++) {
+          const roll = random();
+          if (index.layout.repacking) opsWhileRepacking++;
+          if (roll < 0.45) {
+            const tokens = randomDoc(random);
+            // A removed doc number comes back now and then, which forces a blocking re-pack.
+            const doc = roll < 0.003 && removed.length > 0 ? removed.pop()! : nextDoc++;
+            index.add(doc, tokens);
+            live.set(doc, tokens);
+          } else if (roll < 0.7 && live.size > 0) {
+            const docs = [...live.keys()];
+            const doc = docs[Math.floor(random() * docs.length)];
+            expect(index.remove(doc)).toBe(true);
+            live.delete(doc);
+            removed.push(doc);
+          } else if (roll < 0.99) {
+            for (let steps = 1 + Math.floor(random() * 30); steps > 0; steps--) index.maintain(0);
+          } else {
+            expectSameAnswers(index, live, random);
+          }
+        }
+        expectSameAnswers(index, live, random);
+        while (index.maintain(0));
+        expectSameAnswers(index, live, random);
+        finished += index.repacks.stepped;
+        // A snapshot of what the steps left holds the same index.
+        const restored = Bm25Index.deserialize(index.serialize());
+        expectSameAnswers(restored, live, random);
+      }),
+      { numRuns: 20 },
+    );
+    // The runs did exercise it: re-packs finished, with plenty happening between their steps.
+    expect(finished).toBeGreaterThanOrEqual(20);
+    expect(opsWhileRepacking).toBeGreaterThan(20 * 100);
+  });
+
+  it("keeps the delta small without a blocking re-pack when maintain() runs between adds", () => {
+    const random = seededRandom(7);
+    const index = new Bm25Index();
+    let most = 0;
+    let blockingEarly = 0;
+    for (let doc = 0; doc < 60_000; doc++) {
+      // Small indexes re-pack at once, as before: their delta passes 4,096 postings while the main segment is tiny.
+      if (doc === 20_000) blockingEarly = index.repacks.blocking;
+      index.add(doc, randomDoc(random));
+      if (doc % 7 === 0) index.remove(doc - 3);
+      if (doc % 50 === 0) index.maintain(0.2);
+      const { mainPostings, deltaPostings } = index.layout;
+      if (doc > 20_000) most = Math.max(most, deltaPostings / mainPostings);
+    }
+    expect(index.repacks.blocking).toBe(blockingEarly);
+    expect(index.repacks.stepped).toBeGreaterThan(3);
+    // Past the sixteenth that starts a re-pack by what arrives while it runs, but well short of the half
+    // at which add() would re-pack at once.
+    expect(most).toBeGreaterThan(1 / 16);
+    expect(most).toBeLessThan(1 / 4);
+  });
+
+  it("drops the dead docs' postings and terms, so that a doc number can come back without a blocking re-pack", () => {
+    const index = new Bm25Index({}, { repackStepPostings: 3 });
+    for (let doc = 0; doc < 100; doc++) index.add(doc, ["common", `w${doc}`]);
+    index.vacuum();
+    for (let doc = 0; doc < 20; doc++) index.remove(doc);
+    expect(index.layout).toEqual({ mainPostings: 200, deltaPostings: 0, deadDocs: 20, repacking: false });
+    expect(index.maintain(0)).toBe(true);
+    expect(index.layout.repacking).toBe(true);
+    index.add(100, ["common", "late"]);
+    index.remove(50);
+    while (index.maintain(0));
+    // The docs dead when it began are gone; doc 50, removed meanwhile, waits for the next re-pack.
+    expect(index.layout).toEqual({ mainPostings: 160, deltaPostings: 2, deadDocs: 1, repacking: false });
+    expect(index.repacks).toEqual({ stepped: 1, blocking: 1 });
+    index.add(5, ["common", "back"]);
+    expect(index.repacks.blocking).toBe(1);
+    expect(index.search(["back"], 5).map(({ doc }) => doc)).toEqual([5]);
+    expect(index.search(["w5"], 5)).toEqual([]);
+    expect(index.search(["late"], 5).map(({ doc }) => doc)).toEqual([100]);
+    expect(index.search(["w50"], 5)).toEqual([]);
+  });
+
+  it("bounds a term by the tf of a doc added while it ran, so that pruning cannot drop that doc", () => {
+    const index = new Bm25Index({}, { repackStepPostings: 2 });
+    for (let doc = 0; doc < 1000; doc++) index.add(doc, doc < 9 ? ["alpha", "f"] : doc < 58 ? ["beta", "g"] : ["g", "h"]);
+    index.vacuum();
+    for (let doc = 100; doc < 250; doc++) index.remove(doc);
+    index.maintain(0);
+    // Long, so that alpha adds little, but beta thirty times: it wins only if beta's bound knows tf 30.
+    index.add(1000, ["alpha", ...Array<string>(30).fill("beta")]);
+    while (index.maintain(0));
+    expect(index.repacks.stepped).toBe(1);
+    const exhaustive = index.search(["alpha", "beta"], 1, undefined, { exhaustive: true });
+    expect(exhaustive.map(({ doc }) => doc)).toEqual([1000]);
+    expect(index.search(["alpha", "beta"], 1)).toEqual(exhaustive);
+  });
+
+  it("gives way to a blocking re-pack begun between its steps, which packs everything", () => {
+    const index = new Bm25Index({}, { repackStepPostings: 2 });
+    for (let doc = 0; doc < 50; doc++) index.add(doc, ["common", `w${doc % 5}`]);
+    index.vacuum();
+    for (let doc = 0; doc < 10; doc++) index.remove(doc);
+    index.maintain(0);
+    index.add(50, ["common", "late"]);
+    index.vacuum();
+    expect(index.layout).toEqual({ mainPostings: 82, deltaPostings: 0, deadDocs: 0, repacking: false });
+    expect(index.maintain()).toBe(false);
+    expect(index.repacks).toEqual({ stepped: 0, blocking: 2 });
+    expect(index.search(["late"], 5).map(({ doc }) => doc)).toEqual([50]);
+  });
+
+  it("refuses a step size that is not a positive integer", () => {
+    expect(() => new Bm25Index({}, { repackStepPostings: 0 })).toThrow("Bm25Index: repackStepPostings must be a positive integer, got 0");
+    expect(() => new Bm25Index({}, { repackStepPostings: 1.5 })).toThrow("repackStepPostings must be a positive integer, got 1.5");
+  });
+});
