@@ -498,10 +498,12 @@ export class Bm25Index {
     // The forward pool without the dead docs' terms, copied doc by doc from the serving one.
     const fwdStart = new Int32Array(packed.length);
     let used = 0;
-    for (let doc = 0; doc < packed.length; doc++) {
-      if (packed[doc] !== LIVE) continue;
-      fwdStart[doc] = used;
-      used += this.fwdCount[doc];
+    for (let doc = 0; doc < packed.length; yield) {
+      for (const stop = Math.min(packed.length, doc + step); doc < stop; doc++) {
+        if (packed[doc] !== LIVE) continue;
+        fwdStart[doc] = used;
+        used += this.fwdCount[doc];
+      }
     }
     // With room for the docs added before the swap, so that it does not copy the pool again.
     const fwd = new Int32Array(used + (used >> 3) + 1024);
