@@ -201,15 +201,23 @@ export class VectorIndex {
     return index;
   }
 
-  /** Live docs in increasing order and a copy of their stored unit rows, for fromRows. */
-  exportRows(): { docs: Int32Array; rows: Float32Array } {
+  /**
+   * Live docs in increasing order and their stored unit rows, for a checkpoint and fromRows: the rows
+   * joined in order, as views of the index's own memory over each run of consecutive live docs (no copy
+   * of a million rows while the store waits), valid until the next set() or remove().
+   */
+  exportRows(): { docs: Int32Array; rows: Float32Array[] } {
     const dim = this.dimension;
     const docs = new Int32Array(this.count);
-    const rows = new Float32Array(this.count * dim);
-    for (let doc = 0, i = 0; doc < this.end; doc++) {
-      if (this.live[doc] !== 1) continue;
-      rows.set(this.vectors.subarray(doc * dim, (doc + 1) * dim), i * dim);
-      docs[i++] = doc;
+    const rows: Float32Array[] = [];
+    for (let doc = 0, i = 0; doc < this.end; ) {
+      if (this.live[doc] !== 1) {
+        doc++;
+        continue;
+      }
+      const start = doc;
+      while (doc < this.end && this.live[doc] === 1) docs[i++] = doc++;
+      rows.push(this.vectors.subarray(start * dim, doc * dim));
     }
     return { docs, rows };
   }

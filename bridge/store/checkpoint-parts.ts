@@ -89,7 +89,8 @@ export function decodeListsPart(bytes: Buffer, dim: number, lists: number, count
   return { centroids, listOf, recall, share, trainedAt };
 }
 
-export function encodeVectorPart(dim: number, { docs, hashes, rows }: VectorRows): Uint8Array[] {
+/** `rows` may come in runs (views of the index's memory), written one after another. */
+export function encodeVectorPart(dim: number, { docs, hashes, rows }: Omit<VectorRows, "rows"> & { rows: Float32Array | readonly Float32Array[] }): Uint8Array[] {
   const header = Buffer.alloc(VECTOR_HEADER_BYTES);
   header.write(VECTOR_MAGIC, 0, "latin1");
   [VECTOR_PART_VERSION, dim, docs.length, 0].forEach((value, i) => header.writeUInt32LE(value, 8 + 4 * i));
@@ -98,7 +99,7 @@ export function encodeVectorPart(dim: number, { docs, hashes, rows }: VectorRows
     if (!/^sha256:[0-9a-f]{64}$/.test(hash)) throw new Error(`vector of doc ${docs[i]} is bound to an unexpected content hash ${JSON.stringify(hash)}`);
     digests.write(hash.slice(HASH_PREFIX.length), i * DIGEST_BYTES, "hex");
   });
-  return [header, littleEndianBytes(docs), digests, littleEndianBytes(rows)];
+  return [header, littleEndianBytes(docs), digests, ...(Array.isArray(rows) ? rows : [rows]).map(littleEndianBytes)];
 }
 
 export function decodeVectorPart(bytes: Buffer, dim: number, count: number): VectorRows {
