@@ -238,10 +238,6 @@ export class Bm25Index {
    */
   private finishPruned(terms: Array<{ term: number; weight: number }>, from: number, remaining: Float64Array, threshold: number, count: number, limit: number, norm: Norm): Scored[] {
     const { scores, touched, docLengths, candidate } = this;
-    // The k-th best partial score is a weak bar when the terms left could add almost as much: first finish
-    // the `limit` best partial scores in full. Those are real docs' final scores, so no doc whose bound is
-    // below the k-th of them can be in the top k, and far fewer docs stay candidates.
-    threshold = Math.max(threshold, this.seededThreshold(terms, from, count, limit, norm));
     let candidates: number[] = [];
     for (let i = 0; i < count; i++) {
       const doc = touched[i];
@@ -283,35 +279,6 @@ export class Bm25Index {
     } finally {
       for (let i = 0; i < count; i++) (scores[touched[i]] = 0), (candidate[touched[i]] = 0);
     }
-  }
-
-  /** The k-th best final score among the `limit` docs with the best partial scores (scores[] is left as it was). */
-  private seededThreshold(terms: Array<{ term: number; weight: number }>, from: number, count: number, limit: number, norm: Norm): number {
-    const { scores, touched, docLengths } = this;
-    const best = new TopK(limit);
-    for (let i = 0; i < count; i++) best.push(touched[i], scores[touched[i]]);
-    const seeds = best.sorted().map(({ doc }) => doc);
-    const final = seeds.map((doc) => scores[doc]);
-    const seedOf = new Map(seeds.map((doc, i) => [doc, i]));
-    for (let i = from; i < terms.length; i++) {
-      const { term, weight } = terms[i];
-      // The same expression, added in the same term order, as the search's own scoring.
-      const add = (seed: number, doc: number, tf: number) => void (final[seed] += (weight * tf) / (tf + norm.base + norm.perToken * docLengths[doc]));
-      const inMain = term < this.mainTerms;
-      const start = inMain ? this.mainOffsets[term] : 0;
-      const end = inMain ? this.mainOffsets[term + 1] : 0;
-      seeds.forEach((doc, seed) => {
-        const p = lowerBound(this.mainDocs, start, end, doc);
-        if (p < end && this.mainDocs[p] === doc) add(seed, doc, this.mainTfs[p]);
-      });
-      for (let p = this.deltaHead[term]; p >= 0; p = this.deltaNext[p]) {
-        const seed = seedOf.get(this.deltaDocs[p]);
-        if (seed !== undefined) add(seed, this.deltaDocs[p], this.deltaTfs[p]);
-      }
-    }
-    const top = new TopK(limit);
-    seeds.forEach((doc, seed) => top.push(doc, final[seed]));
-    return top.threshold;
   }
 
   private collect(count: number, limit: number): Scored[] {
