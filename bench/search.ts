@@ -112,6 +112,18 @@ function measureSearch(argv: string[], dataDir: string): { result: Record<string
   }
 }
 
+/** Calls `slice` until it says no work is left: seconds in all, and the longest call in ms. */
+function inSlices(slice: () => boolean): { seconds: number; longest: number } {
+  const started = performance.now();
+  let longest = 0;
+  for (let more = true; more; ) {
+    const at = performance.now();
+    more = slice();
+    longest = Math.max(longest, performance.now() - at);
+  }
+  return { seconds: (performance.now() - started) / 1000, longest };
+}
+
 /**
  * Re-packs the lexical index after the import the way the store does between requests, in 5 ms slices,
  * timing it and its longest slice; what the import left in the delta is what a search would otherwise read.
@@ -119,31 +131,18 @@ function measureSearch(argv: string[], dataDir: string): { result: Record<string
 function repackLexical(store: MemoryStore) {
   const lexical = () => store.status().lexical as { postings: number; delta_postings: number; dead_docs: number };
   const left = lexical();
-  const started = performance.now();
-  let longest = 0;
-  for (let more = true; more; ) {
-    const slice = performance.now();
-    more = store.maintainLexicalIndex(5);
-    longest = Math.max(longest, performance.now() - slice);
-  }
-  const seconds = (performance.now() - started) / 1000;
+  const { seconds, longest } = inSlices(() => store.maintainLexicalIndex(5));
   if (left.delta_postings > 0) process.stderr.write(`lexical re-pack of ${left.delta_postings} delta postings in ${seconds.toFixed(1)} s (longest slice ${longest.toFixed(1)} ms)\n`);
   return { delta_postings_after_import: left.delta_postings, postings: lexical().postings, repack_s: seconds, longest_slice_ms: longest };
 }
 
 /** Builds the approximate index the way the bridge does, in 15 ms slices, timing the build and its longest slice. */
 function buildAnn(store: MemoryStore) {
-  const started = performance.now();
-  let longest = 0;
-  for (let more = true; more; ) {
-    const slice = performance.now();
-    more = store.maintainVectorIndexes(15);
-    longest = Math.max(longest, performance.now() - slice);
-  }
+  const { seconds, longest } = inSlices(() => store.maintainVectorIndexes(15));
   const status = store.vectors.list()[0]?.index.annStatus();
   if (status?.mode !== "ivf") return undefined;
-  process.stderr.write(`approximate index built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-  return { build_s: (performance.now() - started) / 1000, longest_slice_ms: longest, lists: status.lists!, probe_share: status.probeShare!, recall_estimate: status.recallEstimate! };
+  process.stderr.write(`approximate index built in ${seconds.toFixed(1)} s\n`);
+  return { build_s: seconds, longest_slice_ms: longest, lists: status.lists!, probe_share: status.probeShare!, recall_estimate: status.recallEstimate! };
 }
 
 /** Dense recall@10 of the approximate index against an exact scan of the same vectors, over the timed queries. */

@@ -34,7 +34,7 @@ const BACKGROUND_DELTA_SHIFT = 4;
 const BACKGROUND_DEAD_FRACTION = 0.1;
 const REPACK_STEP_POSTINGS = 1 << 16;
 
-/** A re-pack in progress: what it started from, the docs added since, and the steps left. */
+/** A re-pack in progress: its steps left, and the docs added since it began. */
 interface RepackJob {
   steps: Generator<void, void>;
   added: number[];
@@ -427,9 +427,8 @@ export class Bm25Index {
   maintain(budgetMs = Infinity): boolean {
     if (!this.needsMaintenance()) return false;
     if (!this.repack) {
-      const job: RepackJob = { steps: undefined as unknown as Generator<void, void>, added: [] };
-      job.steps = this.repackSteps(job);
-      this.repack = job;
+      const added: number[] = [];
+      this.repack = { steps: this.repackSteps(added), added };
     }
     const started = performance.now();
     while (this.repack) {
@@ -440,7 +439,7 @@ export class Bm25Index {
   }
 
   /** The steps of a background re-pack; the job ends early when a blocking vacuum() replaces it. */
-  private *repackSteps(job: RepackJob): Generator<void, void> {
+  private *repackSteps(added: number[]): Generator<void, void> {
     const step = this.repackStepPostings;
     const termCount = this.termIds.size;
     // What the packed segment holds: every posting of a doc live now (df counts exactly those), whatever
@@ -518,8 +517,8 @@ export class Bm25Index {
         copied += count + 1;
       }
     }
-    if (this.repack !== job) return;
-    this.installRepack({ termCount, deltaEnd, deadAtStart, offsets, docs, tfs, sorted, maxTf, minLength, fwdStart, fwd, used, added: job.added });
+    if (this.repack?.added !== added) return;
+    this.installRepack({ termCount, deltaEnd, deadAtStart, offsets, docs, tfs, sorted, maxTf, minLength, fwdStart, fwd, used, added });
   }
 
   /**
