@@ -78,6 +78,8 @@ export class Bm25Index {
   private mainSorted = true;
   /** Marks the docs a pruned search still scores; all-zero between calls. */
   private candidate: Uint8Array = new Uint8Array(0);
+  /** The docs a pruned search still scores, as a list; scratch. */
+  private candidateList: Int32Array = new Int32Array(0);
   /** What the last search read: postings scored in full, and whether it switched to looking up the common terms. */
   lastSearch = { postingsScored: 0, pruned: false, candidates: 0 };
   private repack: RepackJob | undefined;
@@ -238,43 +240,55 @@ export class Bm25Index {
    */
   private finishPruned(terms: Array<{ term: number; weight: number }>, from: number, remaining: Float64Array, threshold: number, count: number, limit: number, norm: Norm): Scored[] {
     const { scores, touched, docLengths, candidate } = this;
-    let candidates: number[] = [];
+    // The candidates, compacted in place in a typed scratch list: a JS array of a few hundred thousand
+    // numbers cost more to build than the whole exhaustive search (measured, 14 ms at 136k).
+    const candidates = this.candidateList;
+    let live = 0;
+    const entry = remaining[from] * (1 + 1e-9);
     for (let i = 0; i < count; i++) {
       const doc = touched[i];
-      if (scores[doc] + remaining[from] * (1 + 1e-9) >= threshold) {
-        candidates.push(doc);
+      if (scores[doc] + entry >= threshold) {
+        candidates[live++] = doc;
         candidate[doc] = 1;
       } else scores[doc] = 0;
     }
-    this.lastSearch.candidates = candidates.length;
+    this.lastSearch.candidates = live;
     try {
-      for (let i = from; i < terms.length && candidates.length > 0; i++) {
+      for (let i = from; i < terms.length && live > 0; i++) {
         const { term, weight } = terms[i];
-        const add = (doc: number, tf: number) => void (scores[doc] += (weight * tf) / (tf + norm.base + norm.perToken * docLengths[doc]));
         const inMain = term < this.mainTerms;
         const start = inMain ? this.mainOffsets[term] : 0;
         const end = inMain ? this.mainOffsets[term + 1] : 0;
-        if (candidates.length * Math.log2(end - start + 2) < end - start) {
-          for (const doc of candidates) {
-            const p = lowerBound(this.mainDocs, start, end, doc);
-            if (p < end && this.mainDocs[p] === doc) add(doc, this.mainTfs[p]);
+        const { mainDocs, mainTfs } = this;
+        if (live * Math.log2(end - start + 2) < end - start) {
+          for (let c = 0; c < live; c++) {
+            const doc = candidates[c];
+            const p = lowerBound(mainDocs, start, end, doc);
+            if (p < end && mainDocs[p] === doc) scores[doc] += (weight * mainTfs[p]) / (mainTfs[p] + norm.base + norm.perToken * docLengths[doc]);
           }
         } else {
-          for (let p = start; p < end; p++) if (candidate[this.mainDocs[p]] === 1) add(this.mainDocs[p], this.mainTfs[p]);
+          for (let p = start; p < end; p++) {
+            const doc = mainDocs[p];
+            if (candidate[doc] === 1) scores[doc] += (weight * mainTfs[p]) / (mainTfs[p] + norm.base + norm.perToken * docLengths[doc]);
+          }
         }
         // Candidates are live and accepted already: whatever of theirs the delta holds counts.
-        for (let p = this.deltaHead[term]; p >= 0; p = this.deltaNext[p]) if (candidate[this.deltaDocs[p]] === 1) add(this.deltaDocs[p], this.deltaTfs[p]);
-        threshold = Math.max(threshold, kthBest(scores, candidates, candidates.length, limit));
+        for (let p = this.deltaHead[term]; p >= 0; p = this.deltaNext[p]) {
+          const doc = this.deltaDocs[p];
+          if (candidate[doc] === 1) scores[doc] += (weight * this.deltaTfs[p]) / (this.deltaTfs[p] + norm.base + norm.perToken * docLengths[doc]);
+        }
+        threshold = Math.max(threshold, kthBest(scores, candidates, live, limit));
         const bound = remaining[i + 1] * (1 + 1e-9);
-        const kept: number[] = [];
-        for (const doc of candidates) {
-          if (scores[doc] + bound >= threshold) kept.push(doc);
+        let kept = 0;
+        for (let c = 0; c < live; c++) {
+          const doc = candidates[c];
+          if (scores[doc] + bound >= threshold) candidates[kept++] = doc;
           else (scores[doc] = 0), (candidate[doc] = 0);
         }
-        candidates = kept;
+        live = kept;
       }
       const top = new TopK(limit);
-      for (const doc of candidates) top.push(doc, scores[doc]);
+      for (let c = 0; c < live; c++) top.push(candidates[c], scores[candidates[c]]);
       return top.sorted();
     } finally {
       for (let i = 0; i < count; i++) (scores[touched[i]] = 0), (candidate[touched[i]] = 0);
@@ -669,6 +683,7 @@ export class Bm25Index {
     this.scores = grow(this.scores, need);
     this.touched = grow(this.touched, need);
     this.candidate = grow(this.candidate, need);
+    this.candidateList = grow(this.candidateList, need);
   }
 }
 
