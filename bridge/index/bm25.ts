@@ -2,6 +2,7 @@
 // tombstoned deletes with exact live statistics, and full-corpus top-k search. Snapshots live in bm25-snapshot.ts.
 import { TopK, type Scored } from "./top-k";
 import { decodeSnapshot, encodeSnapshot, type Bm25Image } from "./bm25-snapshot";
+import { maxScoreTopK, type TermPostings } from "./bm25-maxscore";
 
 export interface Bm25Params {
   k1?: number;
@@ -11,6 +12,11 @@ export interface Bm25Params {
 export interface Bm25Tuning {
   /** Postings one background re-pack step copies or checks (about a millisecond's work at the default). */
   repackStepPostings?: number;
+  /**
+   * A term with at least this many postings, met before term-at-a-time pruning can start, hands it and the
+   * terms after it to document-at-a-time MaxScore (bm25-maxscore.ts). Tests lower it to exercise that path.
+   */
+  maxScoreMinPostings?: number;
 }
 
 export interface Bm25SearchOptions {
@@ -33,6 +39,7 @@ const VACUUM_DEAD_FRACTION = 0.25;
 const BACKGROUND_DELTA_SHIFT = 4;
 const BACKGROUND_DEAD_FRACTION = 0.1;
 const REPACK_STEP_POSTINGS = 1 << 16;
+const MAX_SCORE_MIN_POSTINGS = 1 << 13;
 
 /** A re-pack in progress: its steps left, and the docs added since it began. */
 interface RepackJob {
@@ -80,10 +87,15 @@ export class Bm25Index {
   private candidate: Uint8Array = new Uint8Array(0);
   /** The docs a pruned search still scores, as a list; scratch. */
   private candidateList: Int32Array = new Int32Array(0);
-  /** What the last search read: postings scored in full, and whether it switched to looking up the common terms. */
-  lastSearch = { postingsScored: 0, pruned: false, candidates: 0 };
+  /**
+   * What the last search read: postings scored term at a time, whether it pruned (looked the common terms up,
+   * or went on document at a time), the candidates a term-at-a-time finish kept, and the docs scored in full
+   * document at a time.
+   */
+  lastSearch = { postingsScored: 0, pruned: false, candidates: 0, docsScored: 0 };
   private repack: RepackJob | undefined;
   private readonly repackStepPostings: number;
+  private readonly maxScoreMinPostings: number;
   /** Re-packs finished: by maintain() in steps, and at once (add, remove, serialize, or vacuum()). */
   readonly repacks = { stepped: 0, blocking: 0 };
 
@@ -93,6 +105,9 @@ export class Bm25Index {
     const step = tuning.repackStepPostings ?? REPACK_STEP_POSTINGS;
     if (!Number.isInteger(step) || step < 1) throw new Error(`Bm25Index: repackStepPostings must be a positive integer, got ${String(step)}`);
     this.repackStepPostings = step;
+    const daat = tuning.maxScoreMinPostings ?? MAX_SCORE_MIN_POSTINGS;
+    if (!Number.isInteger(daat) || daat < 0) throw new Error(`Bm25Index: maxScoreMinPostings must be a non-negative integer, got ${String(daat)}`);
+    this.maxScoreMinPostings = daat;
   }
 
   get size(): number {
@@ -190,18 +205,24 @@ export class Bm25Index {
     for (let i = terms.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + terms[i].bound;
     let count = 0;
     let i = 0;
-    this.lastSearch = { postingsScored: 0, pruned: false, candidates: 0 };
+    this.lastSearch = { postingsScored: 0, pruned: false, candidates: 0, docsScored: 0 };
     // Term at a time while new docs could still reach the top `limit`: once the weights of the terms left add
     // up to less than the k-th best score so far (MaxScore), a doc none of the scored terms holds cannot enter,
     // and the common terms left are only looked up for the docs that still could.
     for (; i < terms.length; i++) {
       const postings = this.postingCount(terms[i].term);
-      if (!options.exhaustive && i > 0 && count >= limit && postings > count && this.mainSorted) {
-        const threshold = kthBest(scores, touched, count, limit);
-        // A margin against rounding: the bound must stay above anything the additions below can produce.
-        if (remaining[i] * (1 + 1e-9) < threshold) {
+      if (!options.exhaustive && this.mainSorted) {
+        if (i > 0 && count >= limit && postings > count) {
+          const threshold = kthBest(scores, touched, count, limit);
+          // A margin against rounding: the bound must stay above anything the additions below can produce.
+          if (remaining[i] * (1 + 1e-9) < threshold) {
+            this.lastSearch.pruned = true;
+            return this.finishPruned(terms, i, remaining, threshold, count, limit, norm);
+          }
+        }
+        if (postings >= this.maxScoreMinPostings) {
           this.lastSearch.pruned = true;
-          return this.finishPruned(terms, i, remaining, threshold, count, limit, norm);
+          return this.finishMaxScore(terms, i, count, limit, accept, norm);
         }
       }
       this.lastSearch.postingsScored += postings;
@@ -293,6 +314,64 @@ export class Bm25Index {
     } finally {
       for (let i = 0; i < count; i++) (scores[touched[i]] = 0), (candidate[touched[i]] = 0);
     }
+  }
+
+  /**
+   * The rest of a search document at a time (bm25-maxscore.ts), from term `from` on: the docs scored so far
+   * carry their partial scores in, in doc order. Clears the scratch scores on the way out.
+   */
+  private finishMaxScore(terms: Array<{ term: number; weight: number; bound: number }>, from: number, count: number, limit: number, accept: Uint8Array | undefined, norm: Norm): Scored[] {
+    const { scores, touched } = this;
+    try {
+      const prefixDocs = this.candidateList.subarray(0, count);
+      prefixDocs.set(touched.subarray(0, count));
+      prefixDocs.sort();
+      const rest = terms.slice(from);
+      const delta = this.sortedDelta(rest.map(({ term }) => term));
+      const postings: TermPostings[] = rest.map(({ term, weight, bound }, i) => {
+        const inMain = term < this.mainTerms;
+        return { weight, bound, start: inMain ? this.mainOffsets[term] : 0, end: inMain ? this.mainOffsets[term + 1] : 0, deltaStart: delta.starts[i], deltaEnd: delta.starts[i + 1] };
+      });
+      const stats = { docsScored: 0, lookedUp: 0 };
+      const input = { terms: postings, mainDocs: this.mainDocs, mainTfs: this.mainTfs, deltaDocs: delta.docs, deltaTfs: delta.tfs, prefixDocs };
+      const found = maxScoreTopK({ ...input, partial: scores, isLive: this.state, liveValue: LIVE, accept, docLengths: this.docLengths, norm, limit }, stats);
+      this.lastSearch.docsScored = stats.docsScored;
+      return found;
+    } finally {
+      for (let i = 0; i < count; i++) scores[touched[i]] = 0;
+    }
+  }
+
+  /**
+   * The delta postings of `terms`, one run per term in doc order. A chain runs newest first, which is
+   * descending doc order when docs arrive in order (the usual case), so a run is only sorted when it is not.
+   */
+  private sortedDelta(terms: number[]): { docs: Int32Array; tfs: Int32Array; starts: Int32Array } {
+    const starts = new Int32Array(terms.length + 1);
+    terms.forEach((term, i) => {
+      let length = 0;
+      for (let p = this.deltaHead[term]; p >= 0; p = this.deltaNext[p]) length++;
+      starts[i + 1] = starts[i] + length;
+    });
+    const docs = new Int32Array(starts[terms.length]);
+    const tfs = new Int32Array(starts[terms.length]);
+    terms.forEach((term, i) => {
+      let at = starts[i + 1];
+      let ordered = true;
+      for (let p = this.deltaHead[term]; p >= 0; p = this.deltaNext[p]) {
+        at--;
+        docs[at] = this.deltaDocs[p];
+        tfs[at] = this.deltaTfs[p];
+        if (at + 1 < starts[i + 1] && docs[at] >= docs[at + 1]) ordered = false;
+      }
+      if (ordered) return;
+      const run = Array.from({ length: starts[i + 1] - starts[i] }, (_, k) => starts[i] + k).sort((x, y) => docs[x] - docs[y]);
+      const runDocs = Int32Array.from(run, (k) => docs[k]);
+      const runTfs = Int32Array.from(run, (k) => tfs[k]);
+      docs.set(runDocs, starts[i]);
+      tfs.set(runTfs, starts[i]);
+    });
+    return { docs, tfs, starts };
   }
 
   private collect(count: number, limit: number): Scored[] {

@@ -28,16 +28,22 @@ describe("BM25 MaxScore pruning", () => {
         fc.integer({ min: 5, max: 400 }),
         fc.constantFrom(1, 3, 10, 50),
         fc.record({ k1: fc.constantFrom(0, 0.5, 1.2, 2.5), b: fc.constantFrom(0, 0.3, 0.75, 1) }),
-        fc.constantFrom("none", "removals", "removals and adds", "adds after a re-pack"),
+        fc.constantFrom("none", "removals", "removals and adds", "adds after a re-pack", "adds out of doc order"),
         fc.boolean(),
-        (seed, docs, vocabulary, k, params, history, masked) => {
+        // When a term this long hands the rest of the query to document-at-a-time MaxScore: the default
+        // (term at a time only, at these sizes), from the first term, or partway.
+        fc.constantFrom(undefined, 0, 1, 20, 150),
+        (seed, docs, vocabulary, k, params, history, masked, maxScoreMinPostings) => {
           const random = seededRandom(seed);
           const corpus = zipfDocs(docs, vocabulary, random);
-          const index = new Bm25Index(params);
+          const index = new Bm25Index(params, { maxScoreMinPostings });
           corpus.forEach((tokens, doc) => index.add(doc, tokens));
           if (history !== "none") for (let doc = 0; doc < docs; doc += 5) index.remove(doc);
-          if (history === "adds after a re-pack") index.vacuum();
-          if (history !== "none" && history !== "removals") zipfDocs(40, vocabulary, random).forEach((tokens, i) => index.add(docs + i, tokens));
+          if (history === "adds after a re-pack" || history === "adds out of doc order") index.vacuum();
+          const added = zipfDocs(40, vocabulary, random).map((tokens, i) => ({ doc: docs + i, tokens }));
+          // Out of order, the delta chains are not newest-highest, and document at a time must sort them.
+          if (history === "adds out of doc order") added.sort(() => random() - 0.5);
+          if (history !== "none" && history !== "removals") added.forEach(({ doc, tokens }) => index.add(doc, tokens));
           const mask = masked ? Uint8Array.from({ length: docs + 40 }, () => (random() < 0.7 ? 1 : 0)) : undefined;
           for (let q = 0; q < 8; q++) {
             const query = zipfQuery(vocabulary, random);
@@ -48,7 +54,7 @@ describe("BM25 MaxScore pruning", () => {
           }
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 100 },
     );
   });
 
@@ -63,6 +69,27 @@ describe("BM25 MaxScore pruning", () => {
     expect(pruned.map((hit) => hit.doc)).toEqual([0, 1000, 2000, 3000, 4000]);
     // Only "passport" was read in full (20 postings); "the" and "of" were looked up for its docs.
     expect(index.lastSearch).toMatchObject({ postingsScored: 20, pruned: true, candidates: 20 });
+  });
+
+  it("goes on document at a time once a common term comes before pruning can start, and scores few docs in full", () => {
+    // Every doc holds "the" and "of"; five early ones hold them more often. Term at a time would score 40,000
+    // postings; document at a time the bar rises to those five's score by doc 47, "of" becomes a lookup, and
+    // every later doc is dropped on its share of "the" alone.
+    const index = new Bm25Index();
+    for (let doc = 0; doc < 20_000; doc++) index.add(doc, doc < 50 && doc % 10 === 7 ? ["the", "the", "the", "of", "of"] : ["the", "of", `w${doc % 97}`, `v${doc % 89}`, `u${doc % 83}`]);
+    const query = ["the", "of"];
+    const exhaustive = index.search(query, 5, undefined, { exhaustive: true });
+    const maxScore = index.search(query, 5);
+    expect(maxScore).toEqual(exhaustive);
+    expect(maxScore.map((hit) => hit.doc)).toEqual([7, 17, 27, 37, 47]);
+    expect(index.lastSearch).toMatchObject({ postingsScored: 0, pruned: true });
+    expect(index.lastSearch.docsScored).toBeGreaterThanOrEqual(5);
+    expect(index.lastSearch.docsScored).toBeLessThanOrEqual(48);
+  });
+
+  it("validates maxScoreMinPostings", () => {
+    expect(() => new Bm25Index({}, { maxScoreMinPostings: -1 })).toThrow("Bm25Index: maxScoreMinPostings must be a non-negative integer, got -1");
+    expect(() => new Bm25Index({}, { maxScoreMinPostings: 1.5 })).toThrow("maxScoreMinPostings must be a non-negative integer, got 1.5");
   });
 
   it("reads a tf above 255 from the postings, in the main segment and in the delta", () => {
