@@ -25,7 +25,11 @@ const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 
 // Layout after the header, all little-endian: u32 term lengths (UTF-16 units), i32 offsets, i32 docs,
 // i32 tfs, i32 doc lengths, u16 term text. UTF-16 units keep any term exact, lone surrogates included.
-export function encodeSnapshot(image: Bm25Image): Uint8Array {
+/**
+ * A snapshot whose postings `fill` writes straight into the output, in the CSR layout `offsets` describes:
+ * an index can encode its live postings without first packing them into arrays of its own.
+ */
+export function encodePostings(image: Omit<Bm25Image, "docs" | "tfs">, fill: (docs: Int32Array, tfs: Int32Array) => void): Uint8Array {
   const termUnits = image.terms.reduce((sum, term) => sum + term.length, 0);
   const postings = image.offsets[image.terms.length];
   const bytes = new Uint8Array(snapshotBytes(image.terms.length, termUnits, postings, image.docLengths.length));
@@ -37,9 +41,18 @@ export function encodeSnapshot(image: Bm25Image): Uint8Array {
   view.setFloat64(32, image.k1, true);
   view.setFloat64(40, image.b, true);
   let at = putInt32s(bytes, HEADER_BYTES, Int32Array.from(image.terms, (term) => term.length));
-  for (const array of [image.offsets.subarray(0, image.terms.length + 1), image.docs.subarray(0, postings), image.tfs.subarray(0, postings), image.docLengths]) {
-    at = putInt32s(bytes, at, array);
+  at = putInt32s(bytes, at, image.offsets.subarray(0, image.terms.length + 1));
+  // Every section before this one is whole 32-bit words, so the postings are aligned for Int32Array views.
+  if (LITTLE_ENDIAN) {
+    fill(new Int32Array(bytes.buffer, at, postings), new Int32Array(bytes.buffer, at + 4 * postings, postings));
+    at += 8 * postings;
+  } else {
+    const docs = new Int32Array(postings);
+    const tfs = new Int32Array(postings);
+    fill(docs, tfs);
+    at = putInt32s(bytes, putInt32s(bytes, at, docs), tfs);
   }
+  at = putInt32s(bytes, at, image.docLengths);
   for (const term of image.terms) {
     for (let i = 0; i < term.length; i++, at += 2) view.setUint16(at, term.charCodeAt(i), true);
   }

@@ -1,7 +1,7 @@
 // Incremental BM25 serving index: a packed CSR main segment, an append-only delta segment for recent adds,
 // tombstoned deletes with exact live statistics, and full-corpus top-k search. Snapshots live in bm25-snapshot.ts.
 import { TopK, type Scored } from "./top-k";
-import { decodeSnapshot, encodeSnapshot, type Bm25Image } from "./bm25-snapshot";
+import { decodeSnapshot, encodePostings, type Bm25Image } from "./bm25-snapshot";
 import { maxScoreTopK, type TermPostings } from "./bm25-maxscore";
 
 export interface Bm25Params {
@@ -438,18 +438,15 @@ export class Bm25Index {
     return found;
   }
 
-  /** A versioned binary snapshot; vacuums first so the snapshot holds one packed segment. */
+  /**
+   * A versioned binary snapshot of the live postings, packed as a vacuum would pack them (the same bytes),
+   * written straight from the segments: a checkpoint leaves the index as it is, and a background re-pack under
+   * way goes on. Packing first cost a blocking re-pack of the whole index (4-5 s at 1M) inside every checkpoint.
+   */
   serialize(): Uint8Array {
-    this.vacuum();
-    return encodeSnapshot({
-      k1: this.k1,
-      b: this.b,
-      terms: [...this.termIds.keys()],
-      offsets: this.mainOffsets,
-      docs: this.mainDocs,
-      tfs: this.mainTfs,
-      docLengths: this.liveDocLengths(),
-    });
+    const offsets = this.packedOffsets();
+    const header = { k1: this.k1, b: this.b, terms: [...this.termIds.keys()], offsets, docLengths: this.liveDocLengths() };
+    return encodePostings(header, (docs, tfs) => this.packInto(offsets, docs, tfs));
   }
 
   static deserialize(bytes: Uint8Array): Bm25Index {
@@ -682,11 +679,32 @@ export class Bm25Index {
     if (this.deltaCount === 0 && this.deadDocs === 0) return;
     this.repacks.blocking++;
     const termCount = this.termIds.size;
-    const offsets = new Int32Array(termCount + 1);
-    for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t] + this.df[t];
+    const offsets = this.packedOffsets();
     const docs = new Int32Array(offsets[termCount]);
     const tfs = new Int32Array(offsets[termCount]);
-    const cursor = offsets.slice(0, termCount);
+    this.packInto(offsets, docs, tfs);
+    if (this.deadDocs > 0) {
+      for (let doc = 0; doc < this.state.length; doc++) if (this.state[doc] === DEAD) this.state[doc] = ABSENT;
+      this.deadDocs = 0;
+    }
+    this.deltaHead.fill(-1);
+    this.deltaCount = 0;
+    // Release the delta's peak capacity; it regrows by doubling, which the next re-pack amortises anyway.
+    [this.deltaNext, this.deltaTerms, this.deltaDocs, this.deltaTfs] = [0, 1, 2, 3].map(() => new Int32Array(0));
+    this.installMain(termCount, offsets, docs, tfs);
+  }
+
+  /** Where each term's live postings start once packed: df counts exactly the live ones. */
+  private packedOffsets(): Int32Array {
+    const termCount = this.termIds.size;
+    const offsets = new Int32Array(termCount + 1);
+    for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t] + this.df[t];
+    return offsets;
+  }
+
+  /** The live postings, term by term: the main segment's in order, then the delta's in the order they were added. */
+  private packInto(offsets: Int32Array, docs: Int32Array, tfs: Int32Array): void {
+    const cursor = offsets.slice(0, this.termIds.size);
     for (let t = 0; t < this.mainTerms; t++) {
       for (let p = this.mainOffsets[t], end = this.mainOffsets[t + 1]; p < end; p++) {
         const doc = this.mainDocs[p];
@@ -702,15 +720,6 @@ export class Bm25Index {
       docs[cursor[t]] = doc;
       tfs[cursor[t]++] = this.deltaTfs[p];
     }
-    if (this.deadDocs > 0) {
-      for (let doc = 0; doc < this.state.length; doc++) if (this.state[doc] === DEAD) this.state[doc] = ABSENT;
-      this.deadDocs = 0;
-    }
-    this.deltaHead.fill(-1);
-    this.deltaCount = 0;
-    // Release the delta's peak capacity; it regrows by doubling, which the next re-pack amortises anyway.
-    [this.deltaNext, this.deltaTerms, this.deltaDocs, this.deltaTfs] = [0, 1, 2, 3].map(() => new Int32Array(0));
-    this.installMain(termCount, offsets, docs, tfs);
   }
 
   // Make the packed postings the main segment and rebuild the forward pool from them (fwdCount must be set).

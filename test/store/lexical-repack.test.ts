@@ -41,8 +41,8 @@ describe("the lexical re-pack in the store", () => {
     let expected: string[][];
     try {
       store.importRecords(memories(0, 3_000, 1));
-      // A checkpoint packs everything; then forgetting and new memories leave work behind.
-      store.checkpoint();
+      // Packed first; then forgetting and new memories leave work behind.
+      while (store.maintainLexicalIndex(50));
       for (let i = 0; i < 3_000; i += 7) store.forget(`m${i}`);
       store.importRecords(memories(3_000, 600, 2));
       const before = lexical(store);
@@ -57,10 +57,10 @@ describe("the lexical re-pack in the store", () => {
     } finally {
       store.close();
     }
-    // The same memories replayed from disk and packed at once: the same postings, the same answers.
+    // The same memories restored and replayed from disk, and packed there: the same postings, the same answers.
     const reopened = MemoryStore.open({ dataDir });
     try {
-      reopened.checkpoint();
+      while (reopened.maintainLexicalIndex(50));
       expect(lexical(reopened)).toEqual(after);
       expect(answers(reopened)).toEqual(expected);
     } finally {
