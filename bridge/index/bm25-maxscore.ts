@@ -43,13 +43,12 @@ export interface MaxScoreInput {
 export interface MaxScoreStats {
   /** Docs scored in full. */
   docsScored: number;
-  /** Terms that were only looked up when the search ended. */
-  lookedUp: number;
 }
 
 const END = 0x7fffffff;
 const MARGIN = 1 + 1e-9;
 
+/** The `limit` best docs (score desc, then doc asc) among the prefix docs and the terms' postings; counts into `stats`. */
 export function maxScoreTopK(input: MaxScoreInput, stats: MaxScoreStats): Scored[] {
   const { mainDocs, mainTfs, deltaDocs, deltaTfs, prefixDocs, partial, isLive, liveValue, accept, docLengths, limit } = input;
   const { base: normBase, perToken } = input.norm;
@@ -154,7 +153,6 @@ export function maxScoreTopK(input: MaxScoreInput, stats: MaxScoreStats): Scored
     }
     if (usable) complete(doc, start, estimate, lengthPart);
   }
-  stats.lookedUp = lookups;
   return top.sorted();
 }
 

@@ -332,7 +332,7 @@ export class Bm25Index {
         const inMain = term < this.mainTerms;
         return { weight, bound, start: inMain ? this.mainOffsets[term] : 0, end: inMain ? this.mainOffsets[term + 1] : 0, deltaStart: delta.starts[i], deltaEnd: delta.starts[i + 1] };
       });
-      const stats = { docsScored: 0, lookedUp: 0 };
+      const stats = { docsScored: 0 };
       const input = { terms: postings, mainDocs: this.mainDocs, mainTfs: this.mainTfs, deltaDocs: delta.docs, deltaTfs: delta.tfs, prefixDocs };
       const found = maxScoreTopK({ ...input, partial: scores, isLive: this.state, liveValue: LIVE, accept, docLengths: this.docLengths, norm, limit }, stats);
       this.lastSearch.docsScored = stats.docsScored;
