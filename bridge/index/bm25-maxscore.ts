@@ -167,10 +167,14 @@ function gallop(docs: Int32Array, from: number, end: number, doc: number): numbe
     step *= 2;
     high = low + step;
   }
-  if (high > end) high = end;
-  // docs[low] < doc, and docs[high] >= doc or high = end.
-  let lo = low + 1;
-  let hi = high;
+  // docs[low] < doc, and docs[high] >= doc or high >= end.
+  return lowerBound(docs, low + 1, Math.min(high, end), doc);
+}
+
+/** The first position in docs[start, end) holding a doc >= `doc`. */
+export function lowerBound(docs: Int32Array, start: number, end: number, doc: number): number {
+  let lo = start;
+  let hi = end;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (docs[mid] < doc) lo = mid + 1;

@@ -2,7 +2,7 @@
 // tombstoned deletes with exact live statistics, and full-corpus top-k search. Snapshots live in bm25-snapshot.ts.
 import { TopK, type Scored } from "./top-k";
 import { decodeSnapshot, encodePostings, type Bm25Image } from "./bm25-snapshot";
-import { maxScoreTopK, type TermPostings } from "./bm25-maxscore";
+import { lowerBound, maxScoreTopK, type TermPostings } from "./bm25-maxscore";
 
 export interface Bm25Params {
   k1?: number;
@@ -96,7 +96,7 @@ export class Bm25Index {
   private repack: RepackJob | undefined;
   private readonly repackStepPostings: number;
   private readonly maxScoreMinPostings: number;
-  /** Re-packs finished: by maintain() in steps, and at once (add, remove, serialize, or vacuum()). */
+  /** Re-packs finished: by maintain() in steps, and at once (add, remove, or vacuum()). */
   readonly repacks = { stepped: 0, blocking: 0 };
 
   constructor(params: Bm25Params = {}, tuning: Bm25Tuning = {}) {
@@ -792,18 +792,6 @@ function kthBest(scores: Float64Array, touched: ArrayLike<number>, count: number
     }
   }
   return threshold;
-}
-
-/** The first position in docs[start, end) holding a doc >= `doc`. */
-function lowerBound(docs: Int32Array, start: number, end: number, doc: number): number {
-  let lo = start;
-  let hi = end;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (docs[mid] < doc) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function checkParam(name: string, value: number, max: number): number {
