@@ -30,6 +30,15 @@ const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
  * an index can encode its live postings without first packing them into arrays of its own.
  */
 export function encodePostings(image: Omit<Bm25Image, "docs" | "tfs">, fill: (docs: Int32Array, tfs: Int32Array) => void): Uint8Array {
+  return drain(
+    encodePostingsInSteps(image, function* (docs, tfs) {
+      fill(docs, tfs);
+    }),
+  );
+}
+
+/** encodePostings in steps: `fill` yields between pieces of its work, and the term text goes TERM_UNITS_PER_STEP at a time. */
+export function* encodePostingsInSteps(image: Omit<Bm25Image, "docs" | "tfs">, fill: (docs: Int32Array, tfs: Int32Array) => Generator<void>): Generator<void, Uint8Array> {
   const termUnits = image.terms.reduce((sum, term) => sum + term.length, 0);
   const postings = image.offsets[image.terms.length];
   const bytes = new Uint8Array(snapshotBytes(image.terms.length, termUnits, postings, image.docLengths.length));
@@ -42,21 +51,38 @@ export function encodePostings(image: Omit<Bm25Image, "docs" | "tfs">, fill: (do
   view.setFloat64(40, image.b, true);
   let at = putInt32s(bytes, HEADER_BYTES, Int32Array.from(image.terms, (term) => term.length));
   at = putInt32s(bytes, at, image.offsets.subarray(0, image.terms.length + 1));
+  yield;
   // Every section before this one is whole 32-bit words, so the postings are aligned for Int32Array views.
   if (LITTLE_ENDIAN) {
-    fill(new Int32Array(bytes.buffer, at, postings), new Int32Array(bytes.buffer, at + 4 * postings, postings));
+    yield* fill(new Int32Array(bytes.buffer, at, postings), new Int32Array(bytes.buffer, at + 4 * postings, postings));
     at += 8 * postings;
   } else {
     const docs = new Int32Array(postings);
     const tfs = new Int32Array(postings);
-    fill(docs, tfs);
+    yield* fill(docs, tfs);
     at = putInt32s(bytes, putInt32s(bytes, at, docs), tfs);
   }
   at = putInt32s(bytes, at, image.docLengths);
+  let units = 0;
   for (const term of image.terms) {
     for (let i = 0; i < term.length; i++, at += 2) view.setUint16(at, term.charCodeAt(i), true);
+    units += term.length;
+    if (units >= TERM_UNITS_PER_STEP) {
+      units = 0;
+      yield;
+    }
   }
   return bytes;
+}
+
+// About 5 ms of term text per step.
+const TERM_UNITS_PER_STEP = 1 << 20;
+
+function drain<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
 }
 
 export function decodeSnapshot(bytes: Uint8Array): Bm25Image {

@@ -1,7 +1,7 @@
 // Incremental BM25 serving index: a packed CSR main segment, an append-only delta segment for recent adds,
 // tombstoned deletes with exact live statistics, and full-corpus top-k search. Snapshots live in bm25-snapshot.ts.
 import { TopK, type Scored } from "./top-k";
-import { decodeSnapshot, encodePostings, type Bm25Image } from "./bm25-snapshot";
+import { decodeSnapshot, encodePostingsInSteps, type Bm25Image } from "./bm25-snapshot";
 import { lowerBound, maxScoreTopK, type TermPostings } from "./bm25-maxscore";
 
 export interface Bm25Params {
@@ -444,9 +444,30 @@ export class Bm25Index {
    * way goes on. Packing first cost a blocking re-pack of the whole index (4-5 s at 1M) inside every checkpoint.
    */
   serialize(): Uint8Array {
+    const steps = this.serializeInSteps();
+    for (;;) {
+      const next = steps.next();
+      if (next.done) return next.value;
+    }
+  }
+
+  /**
+   * serialize() in steps of about `stepPostings` postings: the snapshot of the index as it is at the first
+   * step, whatever adds, removes and re-packs run between steps. Those replace the arrays read here rather
+   * than change them (the delta only grows past the count taken now), and the live flags are copied.
+   */
+  *serializeInSteps(stepPostings = this.repackStepPostings): Generator<void, Uint8Array> {
     const offsets = this.packedOffsets();
     const header = { k1: this.k1, b: this.b, terms: [...this.termIds.keys()], offsets, docLengths: this.liveDocLengths() };
-    return encodePostings(header, (docs, tfs) => this.packInto(offsets, docs, tfs));
+    const postings = this.postingsView(this.state.slice());
+    yield;
+    return yield* encodePostingsInSteps(header, (docs, tfs) => packSteps(postings, offsets, docs, tfs, stepPostings));
+  }
+
+  /** The arrays a packing reads, as they are now; `state` is the live flags to go by. */
+  private postingsView(state: Uint8Array): PostingsView {
+    const { mainTerms, mainOffsets, mainDocs, mainTfs, deltaDocs, deltaTerms, deltaTfs, deltaCount } = this;
+    return { termCount: this.termIds.size, state, mainTerms, mainOffsets, mainDocs, mainTfs, deltaDocs, deltaTerms, deltaTfs, deltaCount };
   }
 
   static deserialize(bytes: Uint8Array): Bm25Index {
@@ -704,22 +725,8 @@ export class Bm25Index {
 
   /** The live postings, term by term: the main segment's in order, then the delta's in the order they were added. */
   private packInto(offsets: Int32Array, docs: Int32Array, tfs: Int32Array): void {
-    const cursor = offsets.slice(0, this.termIds.size);
-    for (let t = 0; t < this.mainTerms; t++) {
-      for (let p = this.mainOffsets[t], end = this.mainOffsets[t + 1]; p < end; p++) {
-        const doc = this.mainDocs[p];
-        if (this.state[doc] !== LIVE) continue;
-        docs[cursor[t]] = doc;
-        tfs[cursor[t]++] = this.mainTfs[p];
-      }
-    }
-    for (let p = 0; p < this.deltaCount; p++) {
-      const doc = this.deltaDocs[p];
-      if (this.state[doc] !== LIVE) continue;
-      const t = this.deltaTerms[p];
-      docs[cursor[t]] = doc;
-      tfs[cursor[t]++] = this.deltaTfs[p];
-    }
+    const steps = packSteps(this.postingsView(this.state), offsets, docs, tfs, Infinity);
+    while (!steps.next().done);
   }
 
   // Make the packed postings the main segment and rebuild the forward pool from them (fwdCount must be set).
@@ -800,6 +807,51 @@ function checkParam(name: string, value: number, max: number): number {
     throw new Error(`Bm25Index: ${name} must be ${range}, got ${String(value)}`);
   }
   return value;
+}
+
+/** What a packing reads: the main segment, the delta up to `deltaCount`, and the live flags. */
+interface PostingsView {
+  termCount: number;
+  state: Uint8Array;
+  mainTerms: number;
+  mainOffsets: Int32Array;
+  mainDocs: Int32Array;
+  mainTfs: Int32Array;
+  deltaDocs: Int32Array;
+  deltaTerms: Int32Array;
+  deltaTfs: Int32Array;
+  deltaCount: number;
+}
+
+/** Packs the view's live postings into `docs`/`tfs` at `offsets`, yielding after about every `step` postings read. */
+function* packSteps(view: PostingsView, offsets: Int32Array, docs: Int32Array, tfs: Int32Array, step: number): Generator<void> {
+  const { state, mainOffsets, mainDocs, mainTfs, deltaDocs, deltaTerms, deltaTfs } = view;
+  const cursor = offsets.slice(0, view.termCount);
+  let read = 0;
+  for (let t = 0; t < view.mainTerms; t++) {
+    for (let p = mainOffsets[t], end = mainOffsets[t + 1]; p < end; p++) {
+      const doc = mainDocs[p];
+      if (state[doc] !== LIVE) continue;
+      docs[cursor[t]] = doc;
+      tfs[cursor[t]++] = mainTfs[p];
+    }
+    read += mainOffsets[t + 1] - mainOffsets[t];
+    if (read >= step) {
+      read = 0;
+      yield;
+    }
+  }
+  for (let p = 0; p < view.deltaCount; p++) {
+    const doc = deltaDocs[p];
+    if (state[doc] !== LIVE) continue;
+    const t = deltaTerms[p];
+    docs[cursor[t]] = doc;
+    tfs[cursor[t]++] = deltaTfs[p];
+    if (++read >= step) {
+      read = 0;
+      yield;
+    }
+  }
 }
 
 type Growable = Int32Array | Uint8Array | Float64Array;

@@ -131,6 +131,47 @@ describe("Bm25Index background re-pack", () => {
     expect(midRepack).toBeGreaterThanOrEqual(5);
   });
 
+  it("writes in steps the snapshot of its first step, whatever adds, removes, re-pack steps and vacuums come between its steps", () => {
+    let interleaved = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
+        const random = seededRandom(seed);
+        const index = new Bm25Index({}, { repackStepPostings: 5 });
+        let next = 0;
+        const live = new Map<number, string[]>();
+        const add = () => {
+          const tokens = randomDoc(random);
+          index.add(next, tokens);
+          live.set(next++, tokens);
+        };
+        for (let i = 0; i < 200; i++) add();
+        index.vacuum();
+        for (let i = 0; i < 60; i++) add();
+        for (const doc of [3, 50, 120, 210]) index.remove(doc) && live.delete(doc);
+        // The reference: the bytes serialize() gives now, and the docs live now.
+        const expected = Buffer.from(index.serialize());
+        const frozen = new Map(live);
+        const steps = index.serializeInSteps(7);
+        let result = steps.next();
+        for (; !result.done; result = steps.next()) {
+          interleaved++;
+          const roll = random();
+          if (roll < 0.4) add();
+          else if (roll < 0.7) {
+            const doc = [...live.keys()][Math.floor(random() * live.size)];
+            index.remove(doc) && live.delete(doc);
+          } else if (roll < 0.95) index.maintain(0);
+          else index.vacuum();
+        }
+        expect(Buffer.from(result.value).equals(expected)).toBe(true);
+        expectSameAnswers(Bm25Index.deserialize(result.value), frozen, random);
+        expectSameAnswers(index, live, random);
+      }),
+      { numRuns: 30 },
+    );
+    expect(interleaved).toBeGreaterThan(30 * 20);
+  });
+
   it("keeps the delta small without a blocking re-pack when maintain() runs between adds", () => {
     const random = seededRandom(7);
     const index = new Bm25Index();
