@@ -108,6 +108,7 @@ export class VectorIndex {
   /** One past the highest live doc: the scan covers rows [0, end). */
   private end = 0;
   private count = 0;
+  private overwritten = 0;
   private readonly codes: Int8Codes;
   private flatMaxRecords = FLAT_MAX_RECORDS;
   private recallTarget = RECALL_TARGET;
@@ -183,15 +184,18 @@ export class VectorIndex {
    * them again could move a last bit and change a score; their int8 codes are recomputed. `docs` must be
    * strictly increasing and every row of unit length.
    */
-  static fromRows(dim: number, docs: Int32Array, rows: Float32Array): VectorIndex {
+  static fromRows(dim: number, docs: Int32Array, rows: Float32Array | readonly Float32Array[]): VectorIndex {
     const index = new VectorIndex(dim);
-    if (rows.length !== docs.length * dim) throw new Error(`fromRows: ${rows.length} values do not make ${docs.length} rows of ${dim}`);
+    const runs = Array.isArray(rows) ? rows : [rows as Float32Array];
+    const values = runs.reduce((sum, run) => sum + run.length, 0);
+    if (values !== docs.length * dim || runs.some((run) => run.length % dim !== 0)) throw new Error(`fromRows: ${values} values do not make ${docs.length} rows of ${dim}`);
     if (docs.length === 0) return index;
     index.reserve(docs[docs.length - 1] + 1);
-    for (let i = 0; i < docs.length; i++) {
+    for (let i = 0, run = 0, at = 0; i < docs.length; i++, at += dim) {
       const doc = docs[i];
       if (!(doc >= 0 && (i === 0 || doc > docs[i - 1]))) throw new Error(`fromRows: docs must be non-negative and strictly increasing (docs[${i}] = ${doc})`);
-      index.vectors.set(rows.subarray(i * dim, (i + 1) * dim), doc * dim);
+      while (at === runs[run].length) [run, at] = [run + 1, 0];
+      index.vectors.set(runs[run].subarray(at, at + dim), doc * dim);
       const norm = Math.sqrt(index.codes.encode(doc, index.vectors, doc * dim));
       if (!(Math.abs(norm - 1) <= UNIT_TOLERANCE)) throw new Error(`fromRows: row ${i} (doc ${doc}) has norm ${norm}, not a stored unit vector`);
       index.live[doc] = 1;
@@ -222,6 +226,27 @@ export class VectorIndex {
     return { docs, rows };
   }
 
+  /** The live docs in increasing order. */
+  liveDocs(): Int32Array {
+    const docs = new Int32Array(this.count);
+    for (let doc = 0, i = 0; doc < this.end; doc++) if (this.live[doc] === 1) docs[i++] = doc;
+    return docs;
+  }
+
+  /**
+   * The memory the unit rows live in now, row `doc` at `doc * dim`, for a checkpoint written in steps: what it
+   * holds for the docs live now stays as it is while the index grows (growth moves the rows to new memory)
+   * and while docs are removed or added, unless `overwrites` moves (a live doc's vector replaced).
+   */
+  rowMemory(): Float32Array {
+    return this.vectors;
+  }
+
+  /** How many times set() replaced the vector of a doc that already had one. */
+  get overwrites(): number {
+    return this.overwritten;
+  }
+
   /** The built lists for a checkpoint, aligned with `docs` from exportRows(); undefined when none are built. */
   exportLists(docs: Int32Array): ListsImage | undefined {
     if (!this.ann) return undefined;
@@ -250,6 +275,7 @@ export class VectorIndex {
     const unit = normalise(vector, this.dimension, "vector");
     this.reserve(doc + 1);
     const at = doc * this.dimension;
+    if (this.live[doc] === 1) this.overwritten++;
     this.vectors.set(unit, at);
     this.codes.encode(doc, this.vectors, at);
     if (this.live[doc] !== 1) {
