@@ -114,12 +114,14 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     }
     // A compaction removes every checkpoint at its switch: the next one is taken after it.
     if (purging || Date.now() - lastRequestMs < quietMs || store.journalBytesSinceCheckpoint < CHECKPOINT_AFTER_BYTES) return;
-    try {
-      const taken = store.checkpoint();
-      log.info(`checkpoint at journal offset ${taken.offset}`);
-    } catch (error) {
-      log.error(`checkpoint failed: ${(error as Error).message}`);
-    }
+    // Written in slices between requests, so a search or a write waits one slice at most (checkpoint.ts).
+    void store.checkpointInBackground().then(
+      (outcome) => {
+        if ("abandoned" in outcome) log.info(`checkpoint given up: ${outcome.abandoned}`);
+        else if (!("unchanged" in outcome)) log.info(`checkpoint at journal offset ${outcome.offset} (${outcome.parts_written} parts written, ${outcome.parts_reused} kept)`);
+      },
+      (error: unknown) => log.error(`checkpoint failed: ${(error as Error).message}`),
+    );
   }, options.housekeeping?.checkEveryMs ?? CHECKPOINT_CHECK_MS);
   checkpointTimer.unref();
   let ownerTimer: NodeJS.Timeout | undefined;

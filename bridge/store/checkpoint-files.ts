@@ -7,21 +7,47 @@ import { CheckpointRejected, type PartRef, sha256Hex } from "./checkpoint-format
 
 const FINGERPRINT_WINDOW_BYTES = 64 * 1024;
 
+// A part is hashed and written this much at a time between steps: about 5-10 ms of work.
+const STEP_BYTES = 4 * 1024 * 1024;
+
 /** Writes a new file (never an existing one) from `chunks`, fsyncs it, and returns its size and hash. */
 export function writePart(dir: string, file: string, chunks: Iterable<Uint8Array>): PartRef {
+  const steps = writePartSteps(dir, file, chunks);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * writePart in steps: yields after each STEP_BYTES written and after the fsync. Stopped early (return()),
+ * it closes the file and leaves it half written, for the next checkpoint's clean-up.
+ */
+export function* writePartSteps(dir: string, file: string, chunks: Iterable<Uint8Array>): Generator<void, PartRef> {
   const hash = createHash("sha256");
   let bytes = 0;
+  let sinceStep = 0;
   const fd = fs.openSync(path.join(dir, file), "wx");
   try {
     for (const chunk of chunks) {
-      for (let written = 0; written < chunk.length; ) written += fs.writeSync(fd, chunk, written);
-      hash.update(chunk);
+      for (let at = 0; at < chunk.length; ) {
+        const piece = chunk.subarray(at, Math.min(chunk.length, at + STEP_BYTES - sinceStep));
+        for (let written = 0; written < piece.length; ) written += fs.writeSync(fd, piece, written);
+        hash.update(piece);
+        at += piece.length;
+        sinceStep += piece.length;
+        if (sinceStep >= STEP_BYTES) {
+          sinceStep = 0;
+          yield;
+        }
+      }
       bytes += chunk.length;
     }
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
+  yield;
   return { file, bytes, sha256: hash.digest("hex") };
 }
 

@@ -7,7 +7,10 @@ import { isPlainObject } from "./records";
 export const CHECKPOINT_FORMAT = "dsh-dream-checkpoint";
 // 2: vector spaces carry the model-file digest and redacted config hash of their binding.
 // 3: a statements part (speech acts and state slots) under its own analyzer id.
-export const CHECKPOINT_VERSION = 3;
+// 4: records, statements and vectors in parts of `segment_docs` docs each, which later checkpoints reuse
+//    while those docs are unchanged; the BM25 snapshot covers the docs below `bm25.docs` (later ones are
+//    indexed from their records at open).
+export const CHECKPOINT_VERSION = 4;
 export const MANIFEST_FILE = "manifest.json";
 
 export interface PartRef {
@@ -23,7 +26,8 @@ export interface SpaceEntry {
   modelDigest: string | null;
   configHash: string | null;
   vectors: number;
-  part: PartRef;
+  /** Per segment, the part holding its docs' vectors, or null when none of them has one. */
+  segments: Array<{ vectors: number; part: PartRef } | null>;
   /** The approximate index's lists, when the space had them built (checkpoint-parts.ts). */
   lists?: { count: number; part: PartRef };
 }
@@ -38,10 +42,27 @@ export interface Manifest {
   /** Doc numbers handed out so far (forgotten ones included) and how many are live. */
   docs: number;
   live: number;
-  records: PartRef;
-  bm25: { k1: number; b: number; part: PartRef };
-  statements: { analyzer: string; part: PartRef };
+  /** Docs per segment: segment s holds docs [s * segment_docs, (s + 1) * segment_docs). */
+  segment_docs: number;
+  /** One part per segment. */
+  records: PartRef[];
+  /**
+   * The snapshot indexes the docs below `docs` that were live when it was taken; of those, `forgotten` have
+   * been forgotten since (removed at open), and docs from `docs` on are indexed from their records at open.
+   */
+  bm25: { k1: number; b: number; docs: number; forgotten: number[]; part: PartRef };
+  statements: { analyzer: string; parts: PartRef[] };
   vector_spaces: SpaceEntry[];
+}
+
+/** Every part a manifest names, each once (a segment unchanged since an earlier checkpoint keeps its file). */
+export function manifestParts(manifest: Manifest): PartRef[] {
+  const parts = [...manifest.records, manifest.bm25.part, ...manifest.statements.parts];
+  for (const space of manifest.vector_spaces) {
+    for (const segment of space.segments) if (segment) parts.push(segment.part);
+    if (space.lists) parts.push(space.lists.part);
+  }
+  return parts;
 }
 
 /** A checkpoint that must not be used; the message is the reason status reports. */
@@ -87,18 +108,28 @@ export function parseManifest(text: string): Manifest {
     isCount(m.docs) &&
     isCount(m.live) &&
     m.live <= m.docs &&
-    isPart(m.records) &&
+    isCount(m.segment_docs) &&
+    m.segment_docs > 0 &&
+    isParts(m.records, segmentCount(m)) &&
     isPlainObject(m.bm25) &&
     typeof m.bm25.k1 === "number" &&
     typeof m.bm25.b === "number" &&
+    isCount(m.bm25.docs) &&
+    m.bm25.docs <= m.docs &&
+    Array.isArray(m.bm25.forgotten) &&
+    m.bm25.forgotten.every((doc, i, all) => isCount(doc) && doc < m.bm25.docs && (i === 0 || doc > all[i - 1])) &&
     isPart(m.bm25.part) &&
     isPlainObject(m.statements) &&
     typeof m.statements.analyzer === "string" &&
-    isPart(m.statements.part) &&
+    isParts(m.statements.parts, segmentCount(m)) &&
     Array.isArray(m.vector_spaces) &&
-    m.vector_spaces.every(isSpace);
+    m.vector_spaces.every((space) => isSpace(space, segmentCount(m)));
   if (!ok) throw new CheckpointRejected("the manifest is malformed");
   return m;
+}
+
+export function segmentCount(manifest: Pick<Manifest, "docs" | "segment_docs">): number {
+  return Math.ceil(manifest.docs / manifest.segment_docs);
 }
 
 function isCount(value: unknown): value is number {
@@ -114,7 +145,11 @@ function isPart(value: unknown): value is PartRef {
   return isPlainObject(value) && typeof value.file === "string" && /^\w[\w.-]*$/.test(value.file) && isCount(value.bytes) && isSha(value.sha256);
 }
 
-function isSpace(value: unknown): value is SpaceEntry {
+function isParts(value: unknown, count: number): value is PartRef[] {
+  return Array.isArray(value) && value.length === count && value.every(isPart);
+}
+
+function isSpace(value: unknown, segments: number): value is SpaceEntry {
   return (
     isPlainObject(value) &&
     typeof value.provider === "string" &&
@@ -124,7 +159,10 @@ function isSpace(value: unknown): value is SpaceEntry {
     (value.modelDigest === null || typeof value.modelDigest === "string") &&
     (value.configHash === null || typeof value.configHash === "string") &&
     isCount(value.vectors) &&
-    isPart(value.part) &&
+    Array.isArray(value.segments) &&
+    value.segments.length === segments &&
+    value.segments.every((segment) => segment === null || (isPlainObject(segment) && isCount(segment.vectors) && segment.vectors > 0 && isPart(segment.part))) &&
+    value.segments.reduce((sum: number, segment) => sum + ((segment as { vectors?: number } | null)?.vectors ?? 0), 0) === value.vectors &&
     (value.lists === undefined || (isPlainObject(value.lists) && isCount(value.lists.count) && value.lists.count > 0 && isPart(value.lists.part)))
   );
 }

@@ -4,29 +4,59 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { documentTerms } from "../index/analyze";
 import { Bm25Index } from "../index/bm25";
 import { VectorIndex } from "../index/vector-index";
 import { DreamError } from "../protocol/errors";
-import { fingerprintJournal, readPart, writePart } from "./checkpoint-files";
+import { fingerprintJournal, readPart, writePart, writePartSteps } from "./checkpoint-files";
 import { makeDirectory } from "./make-dir";
-import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, parseManifest } from "./checkpoint-format";
+import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, manifestParts, parseManifest, type PartRef, type SpaceEntry } from "./checkpoint-format";
 import { decodeListsPart, decodeRecordPart, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart } from "./checkpoint-parts";
 import { decodeStatementPart, encodeStatementPart, type StatementImage } from "./checkpoint-statements";
 import { syncDirectory } from "./journal";
 import { statementsAnalyzerId } from "./record-statements";
 import type { MemoryRecord } from "./records";
-import { VectorSpaces } from "./vector-spaces";
+import { type VectorSpace, VectorSpaces } from "./vector-spaces";
+import type { StateSlot } from "../statements/slots";
 import { renameWithRetry } from "./fs-retry";
 
 /** What a checkpoint captures; `journal.offset` must be the end of the last entry the state includes. */
 export interface StoreImage {
+  /** Records are replaced, never changed in place: a checkpoint keeps the array's objects as they are now. */
   records: ReadonlyArray<MemoryRecord | undefined>;
   live: number;
   bm25: Bm25Index;
   vectors: VectorSpaces;
-  statements: StatementImage;
+  /** A doc's slots change only with its record or its act (see sameSegment), and their arrays are replaced, never changed. */
+  statements: { acts: Uint8Array; slots: ReadonlyMap<number, StateSlot[]> };
   journal: { path: string; offset: number; entries: number };
   createdMs: number;
+}
+
+export interface CheckpointTuning {
+  /** Docs per segment (default SEGMENT_DOCS); a store keeps the size its checkpoints were written with. */
+  segmentDocs?: number;
+  /** Docs past the BM25 snapshot that a checkpoint leaves to be indexed at open rather than writing a new snapshot. */
+  bm25SlackDocs?: number;
+}
+
+/** What the newest checkpoint on disk holds, so that the next one rewrites only the segments that changed. */
+export interface CheckpointBasis {
+  segmentDocs: number;
+  /** The records as that checkpoint wrote them: the very objects, compared by identity. */
+  records: ReadonlyArray<MemoryRecord | undefined>;
+  acts: Uint8Array;
+  recordParts: PartRef[];
+  statementParts: PartRef[];
+  /** The snapshot (forgotten docs aside) and which docs it indexes. */
+  bm25: { entry: Omit<Manifest["bm25"], "forgotten">; live: Uint8Array };
+  spaces: Map<VectorIndex, SpaceBasis>;
+}
+
+interface SpaceBasis {
+  overwrites: number;
+  /** Each segment's vector part and the docs it holds (null: none). */
+  segments: Array<{ vectors: number; part: PartRef; docs: Int32Array } | null>;
 }
 
 export interface RestoredState {
@@ -40,60 +70,151 @@ export interface RestoredState {
   entries: number;
 }
 
-export type CheckpointLoad = { state: RestoredState; reason?: undefined } | { state?: undefined; reason: string };
+export type CheckpointLoad = { state: RestoredState; basis?: CheckpointBasis; reason?: undefined } | { state?: undefined; basis?: undefined; reason: string };
 
 export interface CheckpointWritten {
   offset: number;
   entries: number;
+  /** Bytes written by this checkpoint (parts reused from earlier ones not counted) and bytes it names in all. */
   bytes: number;
+  total_bytes: number;
+  /** Parts written, and parts kept from the checkpoint before because their docs had not changed. */
+  parts_written: number;
+  parts_reused: number;
   created_ms: number;
 }
 
+/** A checkpoint written in steps gave up, because the state its remaining steps read was changed meanwhile. */
+export class CheckpointAbandoned extends Error {}
+
+export type CheckpointSteps = Generator<void, { written: CheckpointWritten; basis: CheckpointBasis }>;
+
+// 4,096 docs: a segment's records are about 2 MB of JSON and its 512-d vectors 8 MB, each written in
+// slices well under the 50 ms a step may take; a million docs make 245 segments.
+export const SEGMENT_DOCS = 4096;
+// Indexing a doc's text at open costs about what replaying its journal entry would; past this many docs
+// (or a 32nd of the snapshot's) a checkpoint writes a new BM25 snapshot.
+const BM25_SLACK_DOCS = 8192;
+
 /**
- * Writes the parts under fresh names, then the manifest to a temporary file, then renames it over the
- * current manifest: the rename is the commit point, so a crash anywhere leaves the old checkpoint or the
- * new one, never a mix. Files the new manifest does not name (old parts, a crashed write's leftovers) go last.
+ * Writes a checkpoint of `image` in one go (the CLI, close, tests); see checkpointSteps. A checkpoint can
+ * not be abandoned here: nothing changes the state while it runs.
  */
-export function writeCheckpoint(dir: string, image: StoreImage): CheckpointWritten {
+export function writeCheckpoint(dir: string, image: StoreImage, basis?: CheckpointBasis, tuning: CheckpointTuning = {}): { written: CheckpointWritten; basis: CheckpointBasis } {
+  const steps = checkpointSteps(dir, image, basis, tuning);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * A checkpoint of the state `image` shows at the first step, written in steps that the store may interleave
+ * with writes and searches. That first step freezes what the rest will write: the record objects, act
+ * codes, slots and vector doc lists of the segments that changed since `basis` (the others keep their
+ * parts), and the BM25 snapshot when a new one is due. Parts go under fresh names; the manifest's rename is
+ * the commit point, so a crash anywhere leaves the old checkpoint or the new one, never a mix. Files the new
+ * manifest does not name (old parts, a crashed or abandoned write's leftovers) go last.
+ */
+export function* checkpointSteps(dir: string, image: StoreImage, basis: CheckpointBasis | undefined, tuning: CheckpointTuning = {}): CheckpointSteps {
   try {
-    return writeFiles(dir, image);
+    return yield* writeInSteps(dir, image, basis, tuning);
   } catch (cause) {
     if (typeof (cause as NodeJS.ErrnoException).code !== "string" || cause instanceof DreamError) throw cause;
     throw new DreamError("IO_ERROR", `could not write the checkpoint in ${dir}: ${(cause as Error).message}`, { cause });
   }
 }
 
-function writeFiles(dir: string, image: StoreImage): CheckpointWritten {
+function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | undefined, tuning: CheckpointTuning): CheckpointSteps {
   const { offset, entries } = image.journal;
   const fingerprint = fingerprintJournal(image.journal.path, offset);
   if (!fingerprint) throw new Error(`checkpoint: the journal ${image.journal.path} does not end a line at byte ${offset}`);
   makeDirectory(dir);
   // Random, because a crashed write may have left files under any name derived from the offset or the clock.
   const generation = `o${offset.toString(36)}-${randomBytes(4).toString("hex")}`;
-  const records = writePart(dir, `${generation}.records.jsonl`, encodeRecordPart(image.records));
-  const bm25 = writePart(dir, `${generation}.bm25.bin`, [image.bm25.serialize()]);
-  const statements = writePart(dir, `${generation}.statements.jsonl`, encodeStatementPart(image.statements));
-  const vectorSpaces = image.vectors.list().map((space, i) => {
-    const { docs, rows } = space.index.exportRows();
-    const hashes = Array.from(docs, (doc) => space.contentHashByDoc.get(doc)!);
-    const part = writePart(dir, `${generation}.vectors-${i}.bin`, encodeVectorPart(space.dim, { docs, hashes, rows }));
-    const image = space.index.exportLists(docs);
-    const lists = image && { count: image.centroids.length / space.dim, part: writePart(dir, `${generation}.lists-${i}.bin`, encodeListsPart(space.dim, image)) };
-    const { provider, model, dim, modelDigest, configHash } = space;
-    return { provider, model, dim, modelDigest, configHash, vectors: docs.length, part, ...(lists ? { lists } : {}) };
-  });
+  const segmentDocs = basis?.segmentDocs ?? tuning.segmentDocs ?? SEGMENT_DOCS;
+  const docs = image.records.length;
+  const segments = Math.ceil(docs / segmentDocs);
+  const records = image.records.slice();
+  const acts = image.statements.acts.slice(0, docs);
+  const jobs: Array<() => Generator<void, void>> = [];
+  const counts = { written: 0, reused: 0, bytes: 0 };
+  const write = function* (file: string, chunks: Iterable<Uint8Array>): Generator<void, PartRef> {
+    const part = yield* writePartSteps(dir, `${generation}.${file}`, chunks);
+    counts.written++;
+    counts.bytes += part.bytes;
+    return part;
+  };
+  const reuse = <T>(part: T): T => (counts.reused++, part);
+
+  const recordParts: PartRef[] = new Array(segments);
+  const statementParts: PartRef[] = new Array(segments);
+  for (let s = 0; s < segments; s++) {
+    const from = s * segmentDocs;
+    const to = Math.min(docs, from + segmentDocs);
+    if (basis && sameSegment(basis, records, acts, from, to)) {
+      recordParts[s] = reuse(basis.recordParts[s]);
+      statementParts[s] = reuse(basis.statementParts[s]);
+      continue;
+    }
+    const segment = records.slice(from, to);
+    const slots: Array<[number, StateSlot[]]> = [];
+    for (let doc = from; doc < to; doc++) {
+      const list = image.statements.slots.get(doc);
+      if (list) slots.push([doc, list]);
+    }
+    jobs.push(function* () {
+      recordParts[s] = yield* write(`records-${s}.jsonl`, encodeRecordPart(segment));
+      statementParts[s] = yield* write(`statements-${s}.jsonl`, encodeStatementPart({ from, acts: acts.subarray(from, to), slots }));
+    });
+  }
+
+  const spaces = image.vectors.list().map((space, i) => freezeSpace(space, i, segmentDocs, segments, basis?.spaces.get(space.index), jobs, write, reuse));
+
+  const { k1, b } = image.bm25;
+  const base = basis?.bm25;
+  const forgotten = base ? forgottenSince(base.live, records) : [];
+  const slack = Math.max(tuning.bm25SlackDocs ?? BM25_SLACK_DOCS, (base?.entry.docs ?? 0) >> 5);
+  let bm25: CheckpointBasis["bm25"];
+  if (base && base.entry.k1 === k1 && base.entry.b === b && docs - base.entry.docs <= slack && forgotten.length <= slack) {
+    bm25 = reuse(base);
+  } else {
+    // Its first step takes what the snapshot holds; the rest packs it in steps like everything else.
+    const snapshot = image.bm25.serializeInSteps();
+    snapshot.next();
+    forgotten.length = 0;
+    const live = new Uint8Array(docs);
+    for (let doc = 0; doc < docs; doc++) if (records[doc] !== undefined) live[doc] = 1;
+    const entry = { k1, b, docs, part: undefined as unknown as PartRef };
+    bm25 = { entry, live };
+    jobs.push(function* () {
+      const bytes = yield* snapshot;
+      entry.part = yield* write("bm25.bin", [bytes]);
+    });
+  }
+  yield;
+
+  for (const job of jobs) yield* job();
+  // Rows were read from the index's memory as the steps went: a vector replaced meanwhile may have been read half old.
+  for (const space of spaces) {
+    if (space.index.overwrites !== space.overwrites) throw new CheckpointAbandoned(`a vector in ${space.entry.provider}/${space.entry.model} was replaced while the checkpoint was written`);
+  }
   const manifest: Manifest = {
     format: CHECKPOINT_FORMAT,
     version: CHECKPOINT_VERSION,
     created_ms: image.createdMs,
     analyzer: analyzerId(),
     journal: { offset, entries, last_line_offset: fingerprint.lineOffset, last_line_sha256: fingerprint.sha256 },
-    docs: image.records.length,
+    docs,
     live: image.live,
-    records,
-    bm25: { k1: image.bm25.k1, b: image.bm25.b, part: bm25 },
-    statements: { analyzer: statementsAnalyzerId(), part: statements },
-    vector_spaces: vectorSpaces,
+    segment_docs: segmentDocs,
+    records: recordParts,
+    bm25: { ...bm25.entry, forgotten },
+    statements: { analyzer: statementsAnalyzerId(), parts: statementParts },
+    vector_spaces: spaces.map((space) => ({
+      ...space.entry,
+      segments: space.segments.map((segment) => segment && { vectors: segment.vectors, part: segment.part }),
+    })),
   };
   const temporary = `${MANIFEST_FILE}.${generation}.tmp`;
   writePart(dir, temporary, [Buffer.from(JSON.stringify(manifest, null, 1) + "\n")]);
@@ -101,17 +222,117 @@ function writeFiles(dir: string, image: StoreImage): CheckpointWritten {
   syncDirectory(dir);
   renameWithRetry(path.join(dir, temporary), path.join(dir, MANIFEST_FILE));
   syncDirectory(dir);
-  const spaceParts = vectorSpaces.flatMap((space) => (space.lists ? [space.part, space.lists.part] : [space.part]));
-  const keep = new Set([MANIFEST_FILE, records.file, bm25.file, statements.file, ...spaceParts.map((part) => part.file)]);
+  const named = manifestParts(manifest);
+  const keep = new Set([MANIFEST_FILE, ...named.map((part) => part.file)]);
   for (const name of fs.readdirSync(dir)) if (!keep.has(name)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
-  const bytes = [records, bm25, statements, ...spaceParts].reduce((sum, part) => sum + part.bytes, 0);
-  return { offset, entries, bytes, created_ms: image.createdMs };
+  const written: CheckpointWritten = {
+    offset,
+    entries,
+    bytes: counts.bytes,
+    total_bytes: named.reduce((sum, part) => sum + part.bytes, 0),
+    parts_written: counts.written,
+    parts_reused: counts.reused,
+    created_ms: image.createdMs,
+  };
+  const next: CheckpointBasis = {
+    segmentDocs,
+    records,
+    acts,
+    recordParts,
+    statementParts,
+    bm25,
+    spaces: new Map(spaces.map((space) => [space.index, { overwrites: space.overwrites, segments: space.segments }])),
+  };
+  return { written, basis: next };
+}
+
+/** Docs the snapshot indexes whose records are gone since. */
+function forgottenSince(indexed: Uint8Array, records: ReadonlyArray<MemoryRecord | undefined>): number[] {
+  const forgotten: number[] = [];
+  for (let doc = 0; doc < indexed.length; doc++) if (indexed[doc] === 1 && records[doc] === undefined) forgotten.push(doc);
+  return forgotten;
+}
+
+/**
+ * Whether segment [from, to) holds what the basis wrote for it: the same docs, the same record objects and
+ * act codes. Slots need no check of their own: a doc's slots change only when its record is added or
+ * forgotten or its act becomes a question (MemoryState.derive, markAsked).
+ */
+function sameSegment(basis: CheckpointBasis, records: ReadonlyArray<MemoryRecord | undefined>, acts: Uint8Array, from: number, to: number): boolean {
+  if (Math.min(basis.records.length, from + basis.segmentDocs) !== to) return false;
+  for (let doc = from; doc < to; doc++) if (basis.records[doc] !== records[doc]) return false;
+  return Buffer.from(acts.buffer, acts.byteOffset + from, to - from).equals(Buffer.from(basis.acts.buffer, basis.acts.byteOffset + from, to - from));
+}
+
+interface FrozenSpace {
+  index: VectorIndex;
+  overwrites: number;
+  entry: Omit<SpaceEntry, "segments">;
+  segments: Array<{ vectors: number; part: PartRef; docs: Int32Array } | null>;
+}
+
+/** Plans a space's vector parts: segments whose doc list is unchanged keep their part, the others are written from the index's memory. */
+function freezeSpace(
+  space: VectorSpace,
+  i: number,
+  segmentDocs: number,
+  segments: number,
+  previous: SpaceBasis | undefined,
+  jobs: Array<() => Generator<void, void>>,
+  write: (file: string, chunks: Iterable<Uint8Array>) => Generator<void, PartRef>,
+  reuse: <T>(part: T) => T,
+): FrozenSpace {
+  const { index, dim } = space;
+  const docs = index.liveDocs();
+  const memory = index.rowMemory();
+  const overwrites = index.overwrites;
+  const usable = previous?.overwrites === overwrites ? previous : undefined;
+  const frozen: FrozenSpace["segments"] = new Array(segments).fill(null);
+  for (let s = 0, at = 0; s < segments; s++) {
+    const start = at;
+    while (at < docs.length && docs[at] < (s + 1) * segmentDocs) at++;
+    if (at === start) continue;
+    const segmentDocsList = docs.subarray(start, at);
+    const kept = usable?.segments[s];
+    if (kept && Buffer.from(kept.docs.buffer, kept.docs.byteOffset, kept.docs.byteLength).equals(Buffer.from(segmentDocsList.buffer, segmentDocsList.byteOffset, segmentDocsList.byteLength))) {
+      frozen[s] = reuse(kept);
+      continue;
+    }
+    const hashes = Array.from(segmentDocsList, (doc) => space.contentHashByDoc.get(doc)!);
+    jobs.push(function* () {
+      const rows = rowRuns(memory, segmentDocsList, dim);
+      const part = yield* write(`vectors-${i}-${s}.bin`, encodeVectorPart(dim, { docs: segmentDocsList, hashes, rows }));
+      frozen[s] = { vectors: segmentDocsList.length, part, docs: segmentDocsList };
+    });
+  }
+  const lists = index.exportLists(docs);
+  const { provider, model, modelDigest, configHash } = space;
+  const entry: FrozenSpace["entry"] = { provider, model, dim, modelDigest, configHash, vectors: docs.length };
+  if (lists) {
+    jobs.push(function* () {
+      entry.lists = { count: lists.centroids.length / dim, part: yield* write(`lists-${i}.bin`, encodeListsPart(dim, lists)) };
+    });
+  }
+  return { index, overwrites, entry, segments: frozen };
+}
+
+/** The rows of `docs` (increasing) as views of `memory`, one per run of consecutive docs. */
+function rowRuns(memory: Float32Array, docs: Int32Array, dim: number): Float32Array[] {
+  const runs: Float32Array[] = [];
+  for (let i = 0; i < docs.length; ) {
+    const first = docs[i];
+    let last = first;
+    while (i + 1 < docs.length && docs[i + 1] === last + 1) last = docs[++i];
+    i++;
+    runs.push(memory.subarray(first * dim, (last + 1) * dim));
+  }
+  return runs;
 }
 
 /** Restores the state a checkpoint holds, or says why it cannot be used. Reads nothing but `dir` and the journal. */
 export function loadCheckpoint(dir: string, journalPath: string, bm25Params: { k1: number; b: number }): CheckpointLoad {
   try {
-    return { state: restore(dir, journalPath, bm25Params) };
+    return restore(dir, journalPath, bm25Params);
   } catch (error) {
     if (error instanceof CheckpointRejected) return { reason: error.message };
     // A part its decoder refuses, an index that will not load: this checkpoint cannot be trusted, and the
@@ -120,7 +341,7 @@ export function loadCheckpoint(dir: string, journalPath: string, bm25Params: { k
   }
 }
 
-function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: number }): RestoredState {
+function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: number }): { state: RestoredState; basis?: CheckpointBasis } {
   const manifestPath = path.join(dir, MANIFEST_FILE);
   if (!fs.existsSync(manifestPath)) throw new CheckpointRejected("no checkpoint");
   const manifest = parseManifest(fs.readFileSync(manifestPath, "utf8"));
@@ -128,28 +349,83 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     throw new CheckpointRejected(`the BM25 snapshot has k1 ${manifest.bm25.k1}, b ${manifest.bm25.b}; this store uses k1 ${bm25Params.k1}, b ${bm25Params.b}`);
   }
   checkJournal(journalPath, manifest.journal);
-  const records = decodeRecordPart(readPart(dir, manifest.records, "record"), manifest.docs);
+  const size = manifest.segment_docs;
+  const bounds = (s: number) => ({ from: s * size, count: Math.min(manifest.docs, (s + 1) * size) - s * size });
+  const records: Array<MemoryRecord | undefined> = [];
+  manifest.records.forEach((part, s) => {
+    for (const record of decodeRecordPart(readPart(dir, part, "record"), bounds(s).count)) records.push(record);
+  });
   checkRecords(records, manifest.live);
   const bm25 = Bm25Index.deserialize(readPart(dir, manifest.bm25.part, "BM25"));
+  const indexed = catchUpLexical(bm25, records, manifest.bm25);
   if (bm25.size !== manifest.live || records.some((record, doc) => (record !== undefined) !== bm25.has(doc))) {
     throw new CheckpointRejected("the BM25 snapshot and the records disagree on which docs are live");
   }
   const vectors = new VectorSpaces();
+  const spaces = new Map<VectorIndex, SpaceBasis>();
   for (const space of manifest.vector_spaces) {
-    const { docs, hashes, rows } = decodeVectorPart(readPart(dir, space.part, "vector"), space.dim, space.vectors);
     const contentHashByDoc = new Map<number, string>();
-    docs.forEach((doc, i) => {
-      // The binding that keeps a vector from being served for text it did not embed.
-      if (records[doc]?.content_hash !== hashes[i]) throw new CheckpointRejected(`the vector of doc ${doc} is not bound to that doc's text`);
-      contentHashByDoc.set(doc, hashes[i]);
+    const runs: Float32Array[] = [];
+    const docLists: Int32Array[] = [];
+    const segments = space.segments.map((segment, s) => {
+      if (!segment) return null;
+      const { docs, hashes, rows } = decodeVectorPart(readPart(dir, segment.part, "vector"), space.dim, segment.vectors);
+      const { from, count } = bounds(s);
+      if (docs[0] < from || docs[docs.length - 1] >= from + count) throw new CheckpointRejected(`a vector part of segment ${s} holds docs outside it`);
+      docs.forEach((doc, i) => {
+        // The binding that keeps a vector from being served for text it did not embed.
+        if (records[doc]?.content_hash !== hashes[i]) throw new CheckpointRejected(`the vector of doc ${doc} is not bound to that doc's text`);
+        contentHashByDoc.set(doc, hashes[i]);
+      });
+      runs.push(rows);
+      docLists.push(docs);
+      // The decoded rows are copied into the index; the doc list is kept apart so the part's buffer can go.
+      return { vectors: segment.vectors, part: segment.part, docs: docs.slice() };
     });
-    const index = VectorIndex.fromRows(space.dim, docs, rows);
-    if (space.lists) index.restoreLists(docs, decodeListsPart(readPart(dir, space.lists.part, "lists"), space.dim, space.lists.count, space.vectors));
+    const allDocs = new Int32Array(space.vectors);
+    docLists.reduce((at, docs) => (allDocs.set(docs, at), at + docs.length), 0);
+    const index = VectorIndex.fromRows(space.dim, allDocs, runs);
+    if (space.lists) index.restoreLists(allDocs, decodeListsPart(readPart(dir, space.lists.part, "lists"), space.dim, space.lists.count, space.vectors));
     vectors.restore(space, index, contentHashByDoc);
+    spaces.set(index, { overwrites: index.overwrites, segments });
   }
-  // Statements from another analyzer are not wrong data, only another reading of the text: recompute them.
-  const statements = manifest.statements.analyzer === statementsAnalyzerId() ? decodeStatementPart(readPart(dir, manifest.statements.part, "statements"), manifest.docs) : undefined;
-  return { records, bm25, vectors, statements, offset: manifest.journal.offset, entries: manifest.journal.entries };
+  const state: RestoredState = { records, bm25, vectors, offset: manifest.journal.offset, entries: manifest.journal.entries };
+  // Statements from another analyzer are not wrong data, only another reading of the text: recompute them
+  // (and write every segment again at the next checkpoint: no basis).
+  if (manifest.statements.analyzer !== statementsAnalyzerId()) return { state };
+  const statements = { acts: new Uint8Array(manifest.docs), slots: new Map<number, StateSlot[]>() };
+  manifest.statements.parts.forEach((part, s) => decodeStatementPart(readPart(dir, part, "statements"), bounds(s).from, bounds(s).count, statements));
+  state.statements = statements;
+  const basis: CheckpointBasis = {
+    segmentDocs: size,
+    records: records.slice(),
+    acts: statements.acts.slice(),
+    recordParts: manifest.records,
+    statementParts: manifest.statements.parts,
+    bm25: { entry: { k1: manifest.bm25.k1, b: manifest.bm25.b, docs: manifest.bm25.docs, part: manifest.bm25.part }, live: indexed },
+    spaces,
+  };
+  return { state, basis };
+}
+
+/**
+ * Brings a BM25 snapshot that covers the docs below `docs` up to the records: the docs forgotten since are
+ * removed (each must be one the snapshot indexes and the records no longer hold), docs from `docs` on are
+ * indexed from their text (as MemoryState.insert indexes them). Returns which docs the snapshot indexed.
+ */
+function catchUpLexical(bm25: Bm25Index, records: ReadonlyArray<MemoryRecord | undefined>, { docs, forgotten }: Manifest["bm25"]): Uint8Array {
+  const indexed = new Uint8Array(docs);
+  for (let doc = 0; doc < docs; doc++) indexed[doc] = bm25.has(doc) ? 1 : 0;
+  for (const doc of forgotten) {
+    if (indexed[doc] !== 1 || records[doc] !== undefined) throw new CheckpointRejected(`doc ${doc} is listed as forgotten since the BM25 snapshot, but the snapshot or the records disagree`);
+    bm25.remove(doc);
+  }
+  for (let doc = docs; doc < records.length; doc++) {
+    const record = records[doc];
+    if (bm25.has(doc)) throw new CheckpointRejected(`the BM25 snapshot indexes doc ${doc}, past the ${docs} it covers`);
+    if (record !== undefined) bm25.add(doc, documentTerms(record.text));
+  }
+  return indexed;
 }
 
 function checkJournal(journalPath: string, covered: Manifest["journal"]): void {

@@ -181,9 +181,11 @@ export class MemoryState implements SearchView {
       // A vector computed for text this memory no longer has is stale: never install it.
       if (change.contentHash === record.content_hash) this.vectors.put(doc, record.content_hash, change.embedding);
     } else if (change.op === "quarantine") {
-      record.quarantine = { reason: change.reason, atMs: change.atMs };
+      // Replaced, never changed in place: a checkpoint written in steps holds the objects as they were (checkpoint.ts).
+      this.records[doc] = { ...record, quarantine: { reason: change.reason, atMs: change.atMs } };
     } else {
-      delete record.quarantine;
+      const { quarantine: _released, ...released } = record;
+      this.records[doc] = released;
     }
   }
 

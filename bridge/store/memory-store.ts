@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { Bm25Index } from "../index/bm25";
 import { DreamError } from "../protocol/errors";
 import { AuditLog, type AuditConfig, type AuditPurge, type AuditPurgeDraft, type AuditTrim } from "./audit-log";
-import { type CheckpointWritten, loadCheckpoint, writeCheckpoint } from "./checkpoint";
+import { CheckpointAbandoned, type CheckpointBasis, type CheckpointSteps, checkpointSteps, type CheckpointTuning, type CheckpointWritten, loadCheckpoint, type StoreImage, writeCheckpoint } from "./checkpoint";
 import { encodeLine, Journal, JOURNAL_FORMAT, JOURNAL_VERSION, readEntriesFrom, syncDirectory, type JournalEntry, type ReplayReport } from "./journal";
 import { renameWithRetry } from "./fs-retry";
 import { DirectoryLock, LOCK_FILE } from "./lock";
@@ -34,12 +34,20 @@ export interface StoreOptions {
   audit?: AuditConfig;
   /** flat_max_records and the ANN recall target (search in bridge-config.json); default 200,000 and 0.98. */
   vectorIndex?: AnnOptions;
+  /** Segment size and BM25 snapshot slack of checkpoints (tests use small ones); see checkpoint.ts. */
+  checkpoint?: CheckpointTuning;
 }
+
+/** How a checkpoint asked for ended: written, not needed (the newest one covers the journal), or given up. */
+export type CheckpointOutcome = CheckpointWritten | { offset: number; entries: number; unchanged: true } | { abandoned: string };
 
 // The ANN lists are built in slices between requests: about this long per slice (a build step is ~4 ms,
 // so a write arriving meanwhile waits a few ms at most), with this gap after it.
 const MAINTENANCE_SLICE_MS = 5;
 const MAINTENANCE_GAP_MS = 5;
+
+// A checkpoint written in the background runs its steps for about this long, then lets requests in.
+export const CHECKPOINT_SLICE_MS = 10;
 
 // About 0.1 s of replay with 512-d vectors: below this a checkpoint on close costs more than it saves.
 const CHECKPOINT_ON_CLOSE_BYTES = 4 * 1024 * 1024;
@@ -142,6 +150,12 @@ export class MemoryStore {
   private openReport!: OpenReport;
   /** Journal offset of the newest checkpoint known to match this state's history (0: none). */
   private checkpointOffset = 0;
+  /** What the newest checkpoint holds, so the next one rewrites only the segments that changed (none: all). */
+  private checkpointBasis: CheckpointBasis | undefined;
+  /** A checkpoint being written in steps, and the journal offset it covers. */
+  private checkpointJob: { steps: CheckpointSteps; offset: number } | undefined;
+  private checkpointInFlight: Promise<CheckpointOutcome> | undefined;
+  private readonly checkpointTuning: CheckpointTuning;
   private readonly defaults: RecordDefaults;
   private readonly checkpointOnCloseBytes: number;
   private readonly bm25Params: StoreOptions["bm25"];
@@ -161,6 +175,7 @@ export class MemoryStore {
     this.checkpointOnCloseBytes = options.checkpointOnCloseBytes ?? CHECKPOINT_ON_CLOSE_BYTES;
     this.bm25Params = options.bm25;
     this.annOptions = options.vectorIndex ?? {};
+    this.checkpointTuning = options.checkpoint ?? {};
     state.vectors.configure(this.annOptions);
   }
 
@@ -187,6 +202,7 @@ export class MemoryStore {
       store.journal = journal;
       store.replayReport = report;
       store.checkpointOffset = load.state?.offset ?? 0;
+      store.checkpointBasis = load.basis;
       store.openReport = { checkpointOffset: store.checkpointOffset, checkpointReason: load.reason, openMs: performance.now() - started };
       store.scheduleMaintenance();
       return store;
@@ -220,26 +236,100 @@ export class MemoryStore {
   }
 
   /**
-   * Writes a checkpoint of the current state into `<dataDir>/checkpoint/` (see checkpoint.ts), unless the
-   * newest one already covers the whole journal. The bridge calls it on shutdown and every so many bytes.
+   * Writes a checkpoint of the current state into `<dataDir>/checkpoint/` at once (see checkpoint.ts), unless
+   * the newest one already covers the whole journal; a checkpoint under way in steps is given up for it.
+   * Close, compact() and the CLI call it; the bridge uses checkpointInBackground.
    */
   checkpoint(): CheckpointWritten | { offset: number; entries: number; unchanged: true } {
     // The switch removes every checkpoint: one taken meanwhile would be lost work (the bridge waits).
     if (this.compactionRunning) throw new DreamError("INTERNAL", "a checkpoint was asked for during a compaction; it is taken after");
+    this.abandonCheckpoint();
     const offset = this.journal.endOffset;
+    if (offset === this.checkpointOffset) return { offset, entries: this.state.entries, unchanged: true };
+    const { written, basis } = writeCheckpoint(this.checkpointDir, this.image(), this.checkpointBasis, this.checkpointTuning);
+    this.checkpointBasis = basis;
+    this.checkpointOffset = offset;
+    return written;
+  }
+
+  /**
+   * Runs a checkpoint in steps for about `budgetMs`: the first call freezes the state as it is (what the
+   * journal holds now), later calls write its changed segments; writes and searches may run between calls.
+   * Returns undefined while steps are left, else how it ended: abandoned when a compaction started or a
+   * vector its steps were reading was replaced (the next one starts afresh).
+   */
+  checkpointInSteps(budgetMs: number): CheckpointOutcome | undefined {
+    if (this.compactionRunning) {
+      this.abandonCheckpoint();
+      return { abandoned: "a compaction is running; the checkpoint is taken after it" };
+    }
+    if (!this.checkpointJob) {
+      const offset = this.journal.endOffset;
+      if (offset === this.checkpointOffset) return { offset, entries: this.state.entries, unchanged: true };
+      this.checkpointJob = { steps: checkpointSteps(this.checkpointDir, this.image(), this.checkpointBasis, this.checkpointTuning), offset };
+    }
+    const job = this.checkpointJob;
+    const started = performance.now();
+    try {
+      do {
+        const next = job.steps.next();
+        if (next.done) {
+          this.checkpointJob = undefined;
+          this.checkpointBasis = next.value.basis;
+          this.checkpointOffset = job.offset;
+          return next.value.written;
+        }
+      } while (performance.now() - started < budgetMs);
+    } catch (error) {
+      this.checkpointJob = undefined;
+      if (error instanceof CheckpointAbandoned) return { abandoned: error.message };
+      throw error;
+    }
+    return undefined;
+  }
+
+  /**
+   * A checkpoint written in slices of about CHECKPOINT_SLICE_MS between requests (the bridge's, at a quiet
+   * moment): resolves with how it ended; a call while one is under way gets that one.
+   */
+  checkpointInBackground(): Promise<CheckpointOutcome> {
+    this.checkpointInFlight ??= new Promise<CheckpointOutcome>((resolve, reject) => {
+      const slice = () => {
+        if (this.closed) return resolve({ abandoned: "the store was closed" });
+        try {
+          const outcome = this.checkpointInSteps(CHECKPOINT_SLICE_MS);
+          if (outcome) resolve(outcome);
+          else setImmediate(slice);
+        } catch (error) {
+          reject(error);
+        }
+      };
+      setImmediate(slice);
+    }).finally(() => (this.checkpointInFlight = undefined));
+    return this.checkpointInFlight;
+  }
+
+  private get checkpointDir(): string {
+    return path.join(this.dataDir, "checkpoint");
+  }
+
+  private image(): StoreImage {
     const { state } = this;
-    if (offset === this.checkpointOffset) return { offset, entries: state.entries, unchanged: true };
-    const written = writeCheckpoint(path.join(this.dataDir, "checkpoint"), {
+    return {
       records: state.records,
       live: state.size,
       bm25: state.bm25,
       vectors: state.vectors,
       statements: state.statements(),
-      journal: { path: this.journal.filePath, offset, entries: state.entries },
+      journal: { path: this.journal.filePath, offset: this.journal.endOffset, entries: state.entries },
       createdMs: this.defaults.nowMs(),
-    });
-    this.checkpointOffset = offset;
-    return written;
+    };
+  }
+
+  /** Stops a checkpoint under way in steps; its half-written parts are removed by the next checkpoint. */
+  private abandonCheckpoint(): void {
+    this.checkpointJob?.steps.return(undefined as never);
+    this.checkpointJob = undefined;
   }
 
   /** The journal tail the last open cut off, where it was kept and why it was cut; undefined when none was. */
@@ -307,6 +397,9 @@ export class MemoryStore {
   private *compaction(): Generator<void, CompactReport> {
     if (this.compactionRunning) throw new DreamError("INTERNAL", "a compaction is already running; callers wait for it (one at a time)");
     this.compactionRunning = true;
+    // The compaction removes the checkpoint: nothing in it may be reused, nor a checkpoint go on meanwhile.
+    this.abandonCheckpoint();
+    this.checkpointBasis = undefined;
     try {
       const started = performance.now();
       let mark = started;
@@ -703,6 +796,7 @@ export class MemoryStore {
   /** Checkpoints first when the journal grew past the threshold; the lock is released even if that fails. */
   close(): void {
     this.closed = true;
+    this.abandonCheckpoint();
     if (this.maintenanceTimer !== undefined) clearTimeout(this.maintenanceTimer);
     this.maintenanceTimer = undefined;
     try {

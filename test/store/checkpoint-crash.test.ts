@@ -2,6 +2,7 @@
 // find the previous checkpoint or the new one, whole, and a state equal to a full journal replay.
 import fs from "node:fs";
 import path from "node:path";
+import { manifestParts } from "../../bridge/store/checkpoint-format";
 import type { MemoryStore } from "../../bridge/store/memory-store";
 import { checkpointStatus, copyDataDir, observe, openAt, touchEarlier, writeHistory } from "./checkpoint-fixtures";
 import { tempDir } from "./helpers";
@@ -41,7 +42,7 @@ describe("checkpoint crash injection", () => {
     expect([...seen].sort((a, b) => a - b)).toEqual([oldOffset, newOffset]);
     store.close();
     const manifest = JSON.parse(fs.readFileSync(path.join(dataDir, "checkpoint", "manifest.json"), "utf8"));
-    const files = [manifest.records, manifest.bm25.part, manifest.statements.part, ...manifest.vector_spaces.map((s: { part: unknown }) => s.part)].map((p: { file: string }) => p.file);
+    const files = manifestParts(manifest).map((part) => part.file);
     expect(fs.readdirSync(path.join(dataDir, "checkpoint")).sort()).toEqual(["manifest.json", ...files].sort());
   });
 

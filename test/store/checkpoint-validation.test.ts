@@ -23,11 +23,12 @@ const checkpointDir = (dataDir: string) => path.join(dataDir, "checkpoint");
 const readManifest = (dataDir: string): Manifest => JSON.parse(fs.readFileSync(path.join(checkpointDir(dataDir), "manifest.json"), "utf8"));
 const writeManifest = (dataDir: string, manifest: Manifest) => fs.writeFileSync(path.join(checkpointDir(dataDir), "manifest.json"), JSON.stringify(manifest));
 const partPath = (dataDir: string, part: { file: string }) => path.join(checkpointDir(dataDir), part.file);
+// The base store's 200 docs make one segment.
 const parts = (m: Manifest): Record<string, { file: string; bytes: number; sha256: string }> => ({
-  records: m.records,
+  records: m.records[0],
   bm25: m.bm25.part,
-  statements: m.statements.part,
-  vectors: m.vector_spaces[1].part,
+  statements: m.statements.parts[0],
+  vectors: m.vector_spaces[1].segments[0].part,
 });
 
 /** Rewrites a part and fixes its size and hash in the manifest: a checkpoint that is intact but wrong. */
@@ -123,14 +124,14 @@ describe("checkpoint validation against the journal", () => {
   });
 
   it("ignores a manifest of an unknown format version, a torn manifest and one naming files outside its directory", () => {
-    expectIgnored((dataDir) => writeManifest(dataDir, { ...readManifest(dataDir), version: 2 }), "checkpoint format version 2 is unknown (this build reads 3)");
+    expectIgnored((dataDir) => writeManifest(dataDir, { ...readManifest(dataDir), version: 2 }), "checkpoint format version 2 is unknown (this build reads 4)");
     expectIgnored((dataDir) => {
       const file = path.join(checkpointDir(dataDir), "manifest.json");
       fs.truncateSync(file, Math.floor(fs.statSync(file).size / 2));
     }, /^the manifest is not JSON/);
     expectIgnored((dataDir) => {
       const manifest = readManifest(dataDir);
-      manifest.records.file = "../journal.jsonl";
+      manifest.records[0].file = "../journal.jsonl";
       writeManifest(dataDir, manifest);
     }, "the manifest is malformed");
   });
@@ -146,7 +147,7 @@ describe("checkpoint validation against the journal", () => {
   it("refuses intact parts that contradict each other: a vector bound to other text, records the index does not hold", () => {
     // The first vector row's content-hash digest follows the 24-byte header and the doc numbers.
     expectIgnored((dataDir) => {
-      const rows = readManifest(dataDir).vector_spaces[1].vectors;
+      const rows = readManifest(dataDir).vector_spaces[1].segments[0].vectors;
       replacePart(dataDir, "vectors", (bytes) => {
         bytes[24 + 4 * rows] ^= 0xff;
         return bytes;

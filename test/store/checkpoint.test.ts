@@ -2,6 +2,7 @@
 // replayed from the journal alone, and a checkpoint that does not match its journal must be ignored.
 import fs from "node:fs";
 import path from "node:path";
+import { manifestParts } from "../../bridge/store/checkpoint-format";
 import { STATEMENTS_VERSION } from "../../bridge/store/record-statements";
 import { checkpointStatus, copyDataDir, observe, openAt, RECORDS, touchEarlier, writeHistory } from "./checkpoint-fixtures";
 import { tempDir } from "./helpers";
@@ -94,7 +95,7 @@ describe("store checkpoints", () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"));
     expect(manifest).toMatchObject({
       format: "dsh-dream-checkpoint",
-      version: 3,
+      version: 4,
       analyzer: expect.stringMatching(/^zh-bigram\+en-porter\/1 [0-9a-f]{16}$/),
       statements: { analyzer: expect.stringMatching(new RegExp(`^${STATEMENTS_VERSION.replace(/[+/]/g, "\\$&")} [0-9a-f]{16}$`)) },
       journal: { offset: fs.statSync(path.join(dataDir, "journal.jsonl")).size, entries: expect.any(Number) },
@@ -104,7 +105,7 @@ describe("store checkpoints", () => {
         { provider: "test", model: "m8", dim: 8 },
       ],
     });
-    const parts = [manifest.records, manifest.bm25.part, manifest.statements.part, ...manifest.vector_spaces.map((s: { part: unknown }) => s.part)];
+    const parts = manifestParts(manifest);
     expect(fs.readdirSync(dir).sort()).toEqual(["manifest.json", ...parts.map((p: { file: string }) => p.file)].sort());
     for (const part of parts) expect(fs.statSync(path.join(dir, part.file)).size).toBe(part.bytes);
   });

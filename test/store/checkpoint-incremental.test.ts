@@ -1,0 +1,174 @@
+// Incremental checkpoints (issue 18, item 4): a checkpoint rewrites only the segments whose docs changed and
+// keeps the BM25 snapshot while few docs came after it; one written in steps holds the state of its first
+// step, whatever is written between the steps; either way the reopened store equals a full journal replay.
+import fs from "node:fs";
+import path from "node:path";
+import type { CheckpointWritten } from "../../bridge/store/checkpoint";
+import { type Manifest, manifestParts } from "../../bridge/store/checkpoint-format";
+import type { CheckpointOutcome, StoreOptions } from "../../bridge/store/memory-store";
+import { seededRandom } from "../fixtures/seeded-random";
+import { checkpointStatus, copyDataDir, observe, openAt, RECORDS, writeHistory } from "./checkpoint-fixtures";
+import { tempDir } from "./helpers";
+
+const SEGMENT = 16;
+const options = (extra: Partial<StoreOptions> = {}): Partial<StoreOptions> => ({ checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: SEGMENT }, ...extra });
+const readManifest = (dataDir: string): Manifest => JSON.parse(fs.readFileSync(path.join(dataDir, "checkpoint", "manifest.json"), "utf8"));
+const written = (outcome: CheckpointOutcome | undefined): CheckpointWritten => {
+  if (!outcome || "abandoned" in outcome || "unchanged" in outcome) throw new Error(`expected a checkpoint written, got ${JSON.stringify(outcome)}`);
+  return outcome;
+};
+const m8 = (values: number[]) => ({ provider: "test", model: "m8", vector: Float32Array.from(values) });
+const mainSpace = (manifest: Manifest) => manifest.vector_spaces.find((space) => space.model === "m8")!;
+
+/** Opens a copy of `dataDir` from its checkpoint and one without it (a full replay); both must equal `expected`. */
+function expectReopened(dataDir: string, expected: unknown, offset: number, extra: Partial<StoreOptions> = {}): void {
+  const restored = openAt(copyDataDir(dataDir), options(extra));
+  const replayed = openAt(copyDataDir(dataDir, { withCheckpoint: false }), options(extra));
+  try {
+    expect(checkpointStatus(restored)).toMatchObject({ used: true, offset });
+    expect(observe(restored)).toEqual(expected);
+    expect(observe(replayed)).toEqual(expected);
+  } finally {
+    restored.close();
+    replayed.close();
+  }
+}
+
+describe("incremental checkpoints", () => {
+  it("rewrites only the segments whose docs changed, keeps the others' files, and reopens equal to a full replay", () => {
+    const dataDir = tempDir("ckpt-inc-");
+    const store = openAt(dataDir, options());
+    writeHistory(store, 0, 200);
+    const first = store.checkpoint() as CheckpointWritten;
+    expect(first).toMatchObject({ parts_reused: 0 });
+    const before = readManifest(dataDir);
+    expect(before.records).toHaveLength(Math.ceil(200 / SEGMENT));
+
+    // Doc n is m-n: forget one in segment 0 (it has a vector), quarantine one in segment 2 (records only),
+    // and add 30 docs, which fill segment 12 and open 13 and 14.
+    expect(store.get("m-5")).toBeDefined();
+    store.forget("m-5");
+    store.quarantine("m-41", "late");
+    store.importRecords(RECORDS.slice(200, 230));
+    const second = store.checkpoint() as CheckpointWritten;
+    const after = readManifest(dataDir);
+    const changed = [0, 2, 12, 13, 14];
+    after.records.forEach((part, s) => {
+      if (changed.includes(s)) expect(part.file).not.toBe(before.records[s]?.file);
+      else expect(part).toEqual(before.records[s]);
+    });
+    after.statements.parts.forEach((part, s) => expect(part.file === before.statements.parts[s]?.file).toBe(!changed.includes(s)));
+    // A quarantine changes no vector: segment 2 keeps its vector part; segment 0 lost one.
+    const [vectorsBefore, vectorsAfter] = [mainSpace(before), mainSpace(after)];
+    expect(vectorsAfter.segments[2]).toEqual(vectorsBefore.segments[2]);
+    expect(vectorsAfter.segments[0]!.vectors).toBe(vectorsBefore.segments[0]!.vectors - 1);
+    expect(vectorsAfter.segments[5]).toEqual(vectorsBefore.segments[5]);
+    // The BM25 snapshot is kept: the new docs are indexed at open and m-5 is removed there.
+    expect(after.bm25).toEqual({ ...before.bm25, forgotten: [5] });
+    expect(second.parts_written).toBeLessThan(first.parts_written / 3);
+    expect(second.bytes).toBeLessThan(first.bytes / 3);
+    expect(second.total_bytes).toBe(manifestParts(after).reduce((sum, part) => sum + part.bytes, 0));
+    // Only the parts the manifest names are left.
+    expect(fs.readdirSync(path.join(dataDir, "checkpoint")).sort()).toEqual(["manifest.json", ...manifestParts(after).map((part) => part.file)].sort());
+
+    const expected = observe(store);
+    store.close();
+    expectReopened(dataDir, expected, second.offset);
+  });
+
+  it("keeps reusing segments after a reopen, and writes a new BM25 snapshot once more docs came after it than the slack", () => {
+    const dataDir = tempDir("ckpt-inc-");
+    const tuned = { checkpoint: { segmentDocs: SEGMENT, bm25SlackDocs: 20 } };
+    const store = openAt(dataDir, options(tuned));
+    writeHistory(store, 0, 160);
+    store.checkpoint();
+    store.close();
+    const base = readManifest(dataDir);
+
+    const reopened = openAt(dataDir, options(tuned));
+    reopened.importRecords(RECORDS.slice(160, 175));
+    const small = reopened.checkpoint() as CheckpointWritten;
+    const kept = readManifest(dataDir);
+    // Segments 0-8 are untouched since the checkpoint the store was opened from.
+    for (let s = 0; s < 9; s++) expect(kept.records[s]).toEqual(base.records[s]);
+    expect(small.parts_reused).toBeGreaterThan(small.parts_written);
+    expect(kept.bm25.part).toEqual(base.bm25.part);
+
+    reopened.importRecords(RECORDS.slice(175, 200));
+    reopened.forget("m-3");
+    reopened.checkpoint();
+    const rebased = readManifest(dataDir);
+    expect(rebased.bm25.part.file).not.toBe(base.bm25.part.file);
+    expect(rebased.bm25).toMatchObject({ docs: 200, forgotten: [] });
+    const expected = observe(reopened);
+    reopened.close();
+    expectReopened(dataDir, expected, rebased.journal.offset, tuned);
+  });
+
+  it("writes in steps the state of its first step, whatever is written, forgotten, quarantined or embedded between the steps", () => {
+    for (const seed of [1, 2, 3]) {
+      const random = seededRandom(seed);
+      const dataDir = tempDir("ckpt-steps-");
+      const store = openAt(dataDir, options({ checkpoint: { segmentDocs: 8, bm25SlackDocs: 4 } }));
+      writeHistory(store, 0, 120);
+      store.checkpoint();
+      writeHistory(store, 120, 160);
+      const frozenOffset = store.journalEndOffset;
+      const frozen = observe(store);
+      let next = 160;
+      let steps = 0;
+      let outcome: CheckpointOutcome | undefined;
+      // A budget of 0 runs one step per call; between steps, writes touch docs in every segment.
+      while (!(outcome = store.checkpointInSteps(0))) {
+        steps++;
+        const id = `m-${Math.floor(random() * 160)}`;
+        const roll = random();
+        if (roll < 0.3 && next < RECORDS.length) store.importRecords([RECORDS[next++]]);
+        else if (roll < 0.5 && store.get(id)) store.forget(id);
+        else if (roll < 0.7 && store.get(id)) store.quarantine(id, `step ${steps}`);
+        else if (roll < 0.8 && store.get(id)?.quarantine) store.release(id);
+        else if (store.get(id) && !store.currentWithVectors(id)?.embeddings.some((e) => e.model === "m8")) {
+          store.attachVectors([{ id, contentHash: store.get(id)!.content_hash, embedding: m8(Array.from({ length: 8 }, () => random() - 0.5)) }]);
+        }
+      }
+      expect(steps).toBeGreaterThan(20);
+      expect(written(outcome).offset).toBe(frozenOffset);
+      expect(store.journalEndOffset).toBeGreaterThan(frozenOffset);
+      // The checkpoint alone (the journal cut where it was taken) is the state of the first step…
+      const cut = copyDataDir(dataDir);
+      fs.truncateSync(path.join(cut, "journal.jsonl"), frozenOffset);
+      const atFreeze = openAt(cut, options());
+      expect(checkpointStatus(atFreeze)).toMatchObject({ used: true, offset: frozenOffset, entries_replayed_after: 0 });
+      expect(observe(atFreeze)).toEqual(frozen);
+      atFreeze.close();
+      // …and with the journal written meanwhile, the store as it is now.
+      const expected = observe(store);
+      store.close();
+      expectReopened(dataDir, expected, frozenOffset);
+    }
+  });
+
+  it("gives up a checkpoint in steps when a vector it is reading is replaced, and leaves the previous one current", () => {
+    const dataDir = tempDir("ckpt-steps-");
+    const store = openAt(dataDir, options());
+    writeHistory(store, 0, 100);
+    const previous = store.checkpoint() as CheckpointWritten;
+    writeHistory(store, 100, 140);
+    expect(store.checkpointInSteps(0)).toBeUndefined();
+    const id = "m-1";
+    expect(store.currentWithVectors(id)?.embeddings.some((e) => e.model === "m8")).toBe(true);
+    store.attachVectors([{ id, contentHash: store.get(id)!.content_hash, embedding: m8([1, 2, 3, 4, 5, 6, 7, 8]) }]);
+    let outcome: CheckpointOutcome | undefined;
+    while (!(outcome = store.checkpointInSteps(0)));
+    expect(outcome).toEqual({ abandoned: "a vector in test/m8 was replaced while the checkpoint was written" });
+    expect(checkpointStatus(store)).toMatchObject({ latest_offset: previous.offset });
+    expect(readManifest(dataDir).journal.offset).toBe(previous.offset);
+    // The next one starts afresh, and its clean-up removes the abandoned one's parts.
+    const next = written(store.checkpointInSteps(Infinity));
+    expect(fs.readdirSync(path.join(dataDir, "checkpoint")).sort()).toEqual(["manifest.json", ...manifestParts(readManifest(dataDir)).map((part) => part.file)].sort());
+    const expected = observe(store);
+    store.close();
+    expectReopened(dataDir, expected, next.offset);
+  });
+});
+
