@@ -106,7 +106,11 @@ function measureSearch(argv: string[], dataDir: string): { result: Record<string
     console.log(`ingest ${result.ingest_records_per_s} records/s · RSS ${result.rss_mib} MiB · ${records} records × ${corpus.dim} dims (${shape})`);
     if (ann) console.log(`ann: ${ann.lists} lists, probe share ${ann.probe_share}, built in ${ann.build_s.toFixed(1)} s (longest slice ${ann.longest_slice_ms.toFixed(1)} ms), recall@10 vs exact ${recall!.toFixed(4)} (build estimate ${ann.recall_estimate.toFixed(3)})`);
     const request = parseSearchRequest({ query: queries[0].text, top_k: 10, query_embedding: embedding(queries[0].vector) });
-    return { result, written: argv.includes("--reopen") ? timeCheckpoint(store) : undefined, request };
+    const extra = (i: number) => {
+      const query = queries[i % queries.length];
+      return { id: `extra-${i}`, text: `${query.text} extra ${i}`, source_type: "user_message", timestamp_ms: 1_800_000_000_000 + i, embedding: embedding(query.vector) };
+    };
+    return { result, written: argv.includes("--reopen") ? timeCheckpoint(store, extra) : undefined, request };
   } finally {
     store.close();
   }
