@@ -25,32 +25,43 @@ const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 
 // Layout after the header, all little-endian: u32 term lengths (UTF-16 units), i32 offsets, i32 docs,
 // i32 tfs, i32 doc lengths, u16 term text. UTF-16 units keep any term exact, lone surrogates included.
-/**
- * A snapshot whose postings `fill` writes straight into the output, in the CSR layout `offsets` describes:
- * an index can encode its live postings without first packing them into arrays of its own.
- */
-export function encodePostings(image: Omit<Bm25Image, "docs" | "tfs">, fill: (docs: Int32Array, tfs: Int32Array) => void): Uint8Array {
-  return drain(
-    encodePostingsInSteps(image, function* (docs, tfs) {
-      fill(docs, tfs);
-    }),
-  );
+/** What a snapshot is written from: the terms by id (the first `termCount` a fresh iterable gives), the CSR offsets, doc lengths. */
+export interface PostingsHeader {
+  k1: number;
+  b: number;
+  termCount: number;
+  /** Called twice (term lengths, then term text); each call must give the same terms in id order. */
+  terms: () => Iterable<string>;
+  offsets: Int32Array;
+  docLengths: Int32Array;
 }
 
-/** encodePostings in steps: `fill` yields between pieces of its work, and the term text goes TERM_UNITS_PER_STEP at a time. */
-export function* encodePostingsInSteps(image: Omit<Bm25Image, "docs" | "tfs">, fill: (docs: Int32Array, tfs: Int32Array) => Generator<void>): Generator<void, Uint8Array> {
-  const termUnits = image.terms.reduce((sum, term) => sum + term.length, 0);
-  const postings = image.offsets[image.terms.length];
-  const bytes = new Uint8Array(snapshotBytes(image.terms.length, termUnits, postings, image.docLengths.length));
+/**
+ * A snapshot whose postings `fill` writes straight into the output, in the CSR layout `offsets` describes
+ * (an index encodes its live postings without first packing them into arrays of its own), in steps: `fill`
+ * yields between pieces of its work, and the terms go TERMS_PER_STEP at a time.
+ */
+export function* encodePostingsInSteps(image: PostingsHeader, fill: (docs: Int32Array, tfs: Int32Array) => Generator<void>): Generator<void, Uint8Array> {
+  const { termCount } = image;
+  const lengths = new Int32Array(termCount);
+  let termUnits = 0;
+  let id = 0;
+  for (const term of image.terms()) {
+    if (id === termCount) break;
+    lengths[id++] = term.length;
+    termUnits += term.length;
+    if (id % TERMS_PER_STEP === 0) yield;
+  }
+  if (id !== termCount) throw new Error(`encodePostingsInSteps: ${id} terms for a term count of ${termCount}`);
+  const postings = image.offsets[termCount];
+  const bytes = new Uint8Array(snapshotBytes(termCount, termUnits, postings, image.docLengths.length));
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < MAGIC.length; i++) bytes[i] = MAGIC.charCodeAt(i);
-  [BM25_SNAPSHOT_VERSION, image.terms.length, termUnits, postings, image.docLengths.length, 0].forEach((value, i) =>
-    view.setUint32(8 + 4 * i, value, true),
-  );
+  [BM25_SNAPSHOT_VERSION, termCount, termUnits, postings, image.docLengths.length, 0].forEach((value, i) => view.setUint32(8 + 4 * i, value, true));
   view.setFloat64(32, image.k1, true);
   view.setFloat64(40, image.b, true);
-  let at = putInt32s(bytes, HEADER_BYTES, Int32Array.from(image.terms, (term) => term.length));
-  at = putInt32s(bytes, at, image.offsets.subarray(0, image.terms.length + 1));
+  let at = putInt32s(bytes, HEADER_BYTES, lengths);
+  at = putInt32s(bytes, at, image.offsets.subarray(0, termCount + 1));
   yield;
   // Every section before this one is whole 32-bit words, so the postings are aligned for Int32Array views.
   if (LITTLE_ENDIAN) {
@@ -63,27 +74,18 @@ export function* encodePostingsInSteps(image: Omit<Bm25Image, "docs" | "tfs">, f
     at = putInt32s(bytes, putInt32s(bytes, at, docs), tfs);
   }
   at = putInt32s(bytes, at, image.docLengths);
-  let units = 0;
-  for (const term of image.terms) {
+  yield;
+  id = 0;
+  for (const term of image.terms()) {
+    if (id++ === termCount) break;
     for (let i = 0; i < term.length; i++, at += 2) view.setUint16(at, term.charCodeAt(i), true);
-    units += term.length;
-    if (units >= TERM_UNITS_PER_STEP) {
-      units = 0;
-      yield;
-    }
+    if (id % TERMS_PER_STEP === 0) yield;
   }
   return bytes;
 }
 
-// About 5 ms of term text per step.
-const TERM_UNITS_PER_STEP = 1 << 20;
-
-function drain<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
-}
+// About 5 ms of terms per step.
+const TERMS_PER_STEP = 1 << 16;
 
 export function decodeSnapshot(bytes: Uint8Array): Bm25Image {
   if (!(bytes instanceof Uint8Array)) throw new Error(`${PREFIX} expected a Uint8Array, got ${typeof bytes}`);

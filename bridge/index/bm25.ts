@@ -458,7 +458,9 @@ export class Bm25Index {
    */
   *serializeInSteps(stepPostings = this.repackStepPostings): Generator<void, Uint8Array> {
     const offsets = this.packedOffsets();
-    const header = { k1: this.k1, b: this.b, terms: [...this.termIds.keys()], offsets, docLengths: this.liveDocLengths() };
+    // Terms are only ever added, in id order: the first termCount a later iteration gives are those of now.
+    const termIds = this.termIds;
+    const header = { k1: this.k1, b: this.b, termCount: termIds.size, terms: () => termIds.keys(), offsets, docLengths: this.liveDocLengths() };
     const postings = this.postingsView(this.state.slice());
     yield;
     return yield* encodePostingsInSteps(header, (docs, tfs) => packSteps(postings, offsets, docs, tfs, stepPostings));
@@ -500,8 +502,11 @@ export class Bm25Index {
   private liveDocLengths(): Int32Array {
     let end = this.state.length;
     while (end > 0 && this.state[end - 1] !== LIVE) end--;
-    return this.docLengths.slice(0, end).map((length, doc) => (this.state[doc] === LIVE ? length : -1));
+    const lengths = this.docLengths.slice(0, end);
+    for (let doc = 0; doc < end; doc++) if (this.state[doc] !== LIVE) lengths[doc] = -1;
+    return lengths;
   }
+
 
   private queryWeights(tokens: readonly string[], dedupe: boolean): Map<number, number> {
     const query = new Map<number, number>();
