@@ -38,6 +38,8 @@ export interface CheckpointTuning {
   segmentDocs?: number;
   /** Docs past the BM25 snapshot that a checkpoint leaves to be indexed at open rather than writing a new snapshot. */
   bm25SlackDocs?: number;
+  /** How long a background checkpoint runs its steps before it lets requests in (default CHECKPOINT_SLICE_MS; 0: one step). */
+  sliceMs?: number;
 }
 
 /** What the newest checkpoint on disk holds, so that the next one rewrites only the segments that changed. */

@@ -289,22 +289,23 @@ export class MemoryStore {
   }
 
   /**
-   * A checkpoint written in slices of about CHECKPOINT_SLICE_MS between requests (the bridge's, at a quiet
-   * moment): resolves with how it ended; a call while one is under way gets that one.
+   * A checkpoint of the state as it is now, written in slices of about CHECKPOINT_SLICE_MS between requests
+   * (the bridge's, at a quiet moment): resolves with how it ended; a call while one is under way gets that one.
    */
   checkpointInBackground(): Promise<CheckpointOutcome> {
     this.checkpointInFlight ??= new Promise<CheckpointOutcome>((resolve, reject) => {
       const slice = () => {
         if (this.closed) return resolve({ abandoned: "the store was closed" });
         try {
-          const outcome = this.checkpointInSteps(CHECKPOINT_SLICE_MS);
+          const outcome = this.checkpointInSteps(this.checkpointTuning.sliceMs ?? CHECKPOINT_SLICE_MS);
           if (outcome) resolve(outcome);
           else setImmediate(slice);
         } catch (error) {
           reject(error);
         }
       };
-      setImmediate(slice);
+      // The first slice now: the checkpoint is of the state as it is when asked for.
+      slice();
     }).finally(() => (this.checkpointInFlight = undefined));
     return this.checkpointInFlight;
   }

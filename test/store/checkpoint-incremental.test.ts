@@ -148,6 +148,34 @@ describe("incremental checkpoints", () => {
     }
   });
 
+  it("runs in the background in slices between requests, one at a time, and gives up when the store closes", async () => {
+    const dataDir = tempDir("ckpt-bg-");
+    // One step per slice, so that the slices are many whatever the machine's speed.
+    const store = openAt(dataDir, options({ checkpoint: { segmentDocs: 4, sliceMs: 0 } }));
+    writeHistory(store, 0, 200);
+    const offset = store.journalEndOffset;
+    const running = store.checkpointInBackground();
+    expect(store.checkpointInBackground()).toBe(running);
+    // Requests are served while it runs: the slices leave the event loop between them.
+    let served = 0;
+    let settled = false;
+    void running.finally(() => (settled = true));
+    while (!settled) {
+      store.add({ id: `bg-${served}`, text: `written during the checkpoint ${served}`, source_type: "user_message" });
+      served++;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(written(await running)).toMatchObject({ offset, parts_reused: 0 });
+    expect(served).toBeGreaterThan(5);
+    expect(await store.checkpointInBackground()).toMatchObject({ parts_written: expect.any(Number), offset: store.journalEndOffset });
+    expect(await store.checkpointInBackground()).toEqual({ offset: store.journalEndOffset, entries: expect.any(Number), unchanged: true });
+
+    store.add({ id: "last", text: "one more", source_type: "user_message" });
+    const closing = store.checkpointInBackground();
+    store.close();
+    expect(await closing).toEqual({ abandoned: "the store was closed" });
+  });
+
   it("gives up a checkpoint in steps when a vector it is reading is replaced, and leaves the previous one current", () => {
     const dataDir = tempDir("ckpt-steps-");
     const store = openAt(dataDir, options());
