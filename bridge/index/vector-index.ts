@@ -251,7 +251,9 @@ export class VectorIndex {
   exportLists(docs: Int32Array): ListsImage | undefined {
     if (!this.ann) return undefined;
     const { lists, recall, share, trainedAt } = this.ann;
-    const listOf = Int32Array.from(docs, (doc) => lists.listOfDoc(doc));
+    // A loop: Int32Array.from with a mapping function costs ~0.2 µs a doc (200 ms at 1M, inside a checkpoint's first step).
+    const listOf = new Int32Array(docs.length);
+    for (let i = 0; i < docs.length; i++) listOf[i] = lists.listOfDoc(docs[i]);
     return { centroids: lists.centroids, listOf, recall, share, trainedAt };
   }
 

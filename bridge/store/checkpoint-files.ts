@@ -9,6 +9,7 @@ const FINGERPRINT_WINDOW_BYTES = 64 * 1024;
 
 // A part is hashed and written this much at a time between steps: about 5-10 ms of work.
 const STEP_BYTES = 4 * 1024 * 1024;
+const SYNC_EVERY_STEPS = 4;
 
 /** Writes a new file (never an existing one) from `chunks`, fsyncs it, and returns its size and hash. */
 export function writePart(dir: string, file: string, chunks: Iterable<Uint8Array>): PartRef {
@@ -20,13 +21,14 @@ export function writePart(dir: string, file: string, chunks: Iterable<Uint8Array
 }
 
 /**
- * writePart in steps: yields after each STEP_BYTES written and after the fsync. Stopped early (return()),
+ * writePart in steps: yields after each STEP_BYTES written (with an fsync every SYNC_EVERY_STEPS) and after the last fsync. Stopped early (return()),
  * it closes the file and leaves it half written, for the next checkpoint's clean-up.
  */
 export function* writePartSteps(dir: string, file: string, chunks: Iterable<Uint8Array>): Generator<void, PartRef> {
   const hash = createHash("sha256");
   let bytes = 0;
   let sinceStep = 0;
+  let synced = 0;
   const fd = fs.openSync(path.join(dir, file), "wx");
   try {
     for (const chunk of chunks) {
@@ -38,6 +40,11 @@ export function* writePartSteps(dir: string, file: string, chunks: Iterable<Uint
         sinceStep += piece.length;
         if (sinceStep >= STEP_BYTES) {
           sinceStep = 0;
+          // Flushed as it goes, so that no one fsync has a large part's worth of pages to write.
+          if (bytes + at - synced >= SYNC_EVERY_STEPS * STEP_BYTES) {
+            fs.fsyncSync(fd);
+            synced = bytes + at;
+          }
           yield;
         }
       }

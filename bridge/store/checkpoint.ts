@@ -171,7 +171,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     });
   }
 
-  const spaces = image.vectors.list().map((space, i) => freezeSpace(space, i, segmentDocs, segments, basis?.spaces.get(space.index), jobs, write, reuse));
+  const spaces = image.vectors.list().map((space, i) => freezeSpace(space, records, i, segmentDocs, segments, basis?.spaces.get(space.index), jobs, write, reuse));
 
   const { k1, b } = image.bm25;
   const base = basis?.bm25;
@@ -276,6 +276,7 @@ interface FrozenSpace {
 /** Plans a space's vector parts: segments whose doc list is unchanged keep their part, the others are written from the index's memory. */
 function freezeSpace(
   space: VectorSpace,
+  records: ReadonlyArray<MemoryRecord | undefined>,
   i: number,
   segmentDocs: number,
   segments: number,
@@ -300,8 +301,10 @@ function freezeSpace(
       frozen[s] = reuse(kept);
       continue;
     }
-    const hashes = Array.from(segmentDocsList, (doc) => space.contentHashByDoc.get(doc)!);
     jobs.push(function* () {
+      // The frozen records' hashes: a stored vector is always bound to its record's content hash (MemoryState.apply).
+      const hashes: string[] = [];
+      for (const doc of segmentDocsList) hashes.push(records[doc]!.content_hash);
       const rows = rowRuns(memory, segmentDocsList, dim);
       const part = yield* write(`vectors-${i}-${s}.bin`, encodeVectorPart(dim, { docs: segmentDocsList, hashes, rows }));
       frozen[s] = { vectors: segmentDocsList.length, part, docs: segmentDocsList };
