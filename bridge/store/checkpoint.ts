@@ -17,6 +17,7 @@ import { syncDirectory } from "./journal";
 import { statementsAnalyzerId } from "./record-statements";
 import type { MemoryRecord } from "./records";
 import { type VectorSpace, VectorSpaces } from "./vector-spaces";
+import { CHANGE_BLOCK_DOCS } from "./memory-state";
 import type { StateSlot } from "../statements/slots";
 import { renameWithRetry } from "./fs-retry";
 
@@ -27,8 +28,10 @@ export interface StoreImage {
   live: number;
   bm25: Bm25Index;
   vectors: VectorSpaces;
-  /** A doc's slots change only with its record or its act (see sameSegment), and their arrays are replaced, never changed. */
+  /** Slot arrays are replaced, never changed in place. */
   statements: { acts: Uint8Array; slots: ReadonlyMap<number, StateSlot[]> };
+  /** Change counts by block of CHANGE_BLOCK_DOCS docs (MemoryState.changes): a segment whose counts are those of the basis is unchanged. */
+  changes: Uint32Array;
   journal: { path: string; offset: number; entries: number };
   createdMs: number;
 }
@@ -45,9 +48,9 @@ export interface CheckpointTuning {
 /** What the newest checkpoint on disk holds, so that the next one rewrites only the segments that changed. */
 export interface CheckpointBasis {
   segmentDocs: number;
-  /** The records as that checkpoint wrote them: the very objects, compared by identity. */
-  records: ReadonlyArray<MemoryRecord | undefined>;
-  acts: Uint8Array;
+  docs: number;
+  /** The change counts that checkpoint saw. */
+  changes: Uint32Array;
   recordParts: PartRef[];
   statementParts: PartRef[];
   /** The snapshot (forgotten docs aside) and which docs it indexes. */
@@ -135,10 +138,10 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
   // Random, because a crashed write may have left files under any name derived from the offset or the clock.
   const generation = `o${offset.toString(36)}-${randomBytes(4).toString("hex")}`;
   const segmentDocs = basis?.segmentDocs ?? tuning.segmentDocs ?? SEGMENT_DOCS;
+  if (segmentDocs % CHANGE_BLOCK_DOCS !== 0) throw new Error(`checkpoint: segmentDocs must be a multiple of ${CHANGE_BLOCK_DOCS}, got ${segmentDocs}`);
   const docs = image.records.length;
   const segments = Math.ceil(docs / segmentDocs);
-  const records = image.records.slice();
-  const acts = image.statements.acts.slice(0, docs);
+  const changes = image.changes.slice();
   const jobs: Array<() => Generator<void, void>> = [];
   const counts = { written: 0, reused: 0, bytes: 0 };
   const write = function* (file: string, chunks: Iterable<Uint8Array>): Generator<void, PartRef> {
@@ -148,18 +151,23 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     return part;
   };
   const reuse = <T>(part: T): T => (counts.reused++, part);
+  // Each changed segment's records, taken now (the others are not read at all).
+  const frozen: Array<ReadonlyArray<MemoryRecord | undefined> | undefined> = new Array(segments);
+  const changed = Array.from({ length: segments }, (_, s) => !basis || !sameSegment(basis, changes, s, docs));
+  const recordsOf = (s: number) => (frozen[s] ??= image.records.slice(s * segmentDocs, Math.min(docs, (s + 1) * segmentDocs)));
 
   const recordParts: PartRef[] = new Array(segments);
   const statementParts: PartRef[] = new Array(segments);
   for (let s = 0; s < segments; s++) {
     const from = s * segmentDocs;
     const to = Math.min(docs, from + segmentDocs);
-    if (basis && sameSegment(basis, records, acts, from, to)) {
-      recordParts[s] = reuse(basis.recordParts[s]);
-      statementParts[s] = reuse(basis.statementParts[s]);
+    if (!changed[s]) {
+      recordParts[s] = reuse(basis!.recordParts[s]);
+      statementParts[s] = reuse(basis!.statementParts[s]);
       continue;
     }
-    const segment = records.slice(from, to);
+    const segment = recordsOf(s);
+    const acts = image.statements.acts.slice(from, to);
     const slots: Array<[number, StateSlot[]]> = [];
     for (let doc = from; doc < to; doc++) {
       const list = image.statements.slots.get(doc);
@@ -167,15 +175,15 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     }
     jobs.push(function* () {
       recordParts[s] = yield* write(`records-${s}.jsonl`, encodeRecordPart(segment));
-      statementParts[s] = yield* write(`statements-${s}.jsonl`, encodeStatementPart({ from, acts: acts.subarray(from, to), slots }));
+      statementParts[s] = yield* write(`statements-${s}.jsonl`, encodeStatementPart({ from, acts, slots }));
     });
   }
 
-  const spaces = image.vectors.list().map((space, i) => freezeSpace(space, records, i, segmentDocs, segments, basis?.spaces.get(space.index), jobs, write, reuse));
+  const spaces = image.vectors.list().map((space, i) => freezeSpace(space, i, { segmentDocs, segments, changed, recordsOf }, basis?.spaces.get(space.index), jobs, write, reuse));
 
   const { k1, b } = image.bm25;
   const base = basis?.bm25;
-  const forgotten = base ? forgottenSince(base.live, records) : [];
+  const forgotten = base ? forgottenSince(base.live, image.records) : [];
   const slack = Math.max(tuning.bm25SlackDocs ?? BM25_SLACK_DOCS, (base?.entry.docs ?? 0) >> 5);
   let bm25: CheckpointBasis["bm25"];
   if (base && base.entry.k1 === k1 && base.entry.b === b && docs - base.entry.docs <= slack && forgotten.length <= slack) {
@@ -186,7 +194,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     snapshot.next();
     forgotten.length = 0;
     const live = new Uint8Array(docs);
-    for (let doc = 0; doc < docs; doc++) if (records[doc] !== undefined) live[doc] = 1;
+    for (let doc = 0; doc < docs; doc++) if (image.records[doc] !== undefined) live[doc] = 1;
     const entry = { k1, b, docs, part: undefined as unknown as PartRef };
     bm25 = { entry, live };
     jobs.push(function* () {
@@ -238,8 +246,8 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
   };
   const next: CheckpointBasis = {
     segmentDocs,
-    records,
-    acts,
+    docs,
+    changes,
     recordParts,
     statementParts,
     bm25,
@@ -255,15 +263,13 @@ function forgottenSince(indexed: Uint8Array, records: ReadonlyArray<MemoryRecord
   return forgotten;
 }
 
-/**
- * Whether segment [from, to) holds what the basis wrote for it: the same docs, the same record objects and
- * act codes. Slots need no check of their own: a doc's slots change only when its record is added or
- * forgotten or its act becomes a question (MemoryState.derive, markAsked).
- */
-function sameSegment(basis: CheckpointBasis, records: ReadonlyArray<MemoryRecord | undefined>, acts: Uint8Array, from: number, to: number): boolean {
-  if (Math.min(basis.records.length, from + basis.segmentDocs) !== to) return false;
-  for (let doc = from; doc < to; doc++) if (basis.records[doc] !== records[doc]) return false;
-  return Buffer.from(acts.buffer, acts.byteOffset + from, to - from).equals(Buffer.from(basis.acts.buffer, basis.acts.byteOffset + from, to - from));
+/** Whether segment `s` is as the basis wrote it: the same doc range, and no change counted in it since. */
+function sameSegment(basis: CheckpointBasis, changes: Uint32Array, s: number, docs: number): boolean {
+  const from = s * basis.segmentDocs;
+  const to = Math.min(docs, from + basis.segmentDocs);
+  if (Math.min(basis.docs, from + basis.segmentDocs) !== to) return false;
+  for (let block = from / CHANGE_BLOCK_DOCS, end = Math.ceil(to / CHANGE_BLOCK_DOCS); block < end; block++) if (changes[block] !== basis.changes[block]) return false;
+  return true;
 }
 
 interface FrozenSpace {
@@ -273,46 +279,59 @@ interface FrozenSpace {
   segments: Array<{ vectors: number; part: PartRef; docs: Int32Array } | null>;
 }
 
-/** Plans a space's vector parts: segments whose doc list is unchanged keep their part, the others are written from the index's memory. */
+interface SegmentPlan {
+  segmentDocs: number;
+  segments: number;
+  /** Whether each segment changed since the basis (a vector stored or removed counts as a change of its doc). */
+  changed: boolean[];
+  /** A changed segment's records as they are at the first step. */
+  recordsOf: (s: number) => ReadonlyArray<MemoryRecord | undefined>;
+}
+
+/**
+ * Plans a space's vector parts: a segment unchanged since the basis keeps its part (when the basis has this
+ * very index and no vector was replaced since), the others are written from the index's memory.
+ */
 function freezeSpace(
   space: VectorSpace,
-  records: ReadonlyArray<MemoryRecord | undefined>,
   i: number,
-  segmentDocs: number,
-  segments: number,
+  plan: SegmentPlan,
   previous: SpaceBasis | undefined,
   jobs: Array<() => Generator<void, void>>,
   write: (file: string, chunks: Iterable<Uint8Array>) => Generator<void, PartRef>,
   reuse: <T>(part: T) => T,
 ): FrozenSpace {
   const { index, dim } = space;
-  const docs = index.liveDocs();
   const memory = index.rowMemory();
   const overwrites = index.overwrites;
   const usable = previous?.overwrites === overwrites ? previous : undefined;
-  const frozen: FrozenSpace["segments"] = new Array(segments).fill(null);
-  for (let s = 0, at = 0; s < segments; s++) {
-    const start = at;
-    while (at < docs.length && docs[at] < (s + 1) * segmentDocs) at++;
-    if (at === start) continue;
-    const segmentDocsList = docs.subarray(start, at);
-    const kept = usable?.segments[s];
-    if (kept && Buffer.from(kept.docs.buffer, kept.docs.byteOffset, kept.docs.byteLength).equals(Buffer.from(segmentDocsList.buffer, segmentDocsList.byteOffset, segmentDocsList.byteLength))) {
-      frozen[s] = reuse(kept);
+  const frozen: FrozenSpace["segments"] = new Array(plan.segments).fill(null);
+  let vectors = 0;
+  for (let s = 0; s < plan.segments; s++) {
+    const from = s * plan.segmentDocs;
+    if (usable && !plan.changed[s] && s < usable.segments.length) {
+      const kept = usable.segments[s];
+      frozen[s] = kept && reuse(kept);
+      vectors += kept?.vectors ?? 0;
       continue;
     }
+    const docs = index.liveDocsIn(from, from + plan.segmentDocs);
+    vectors += docs.length;
+    if (docs.length === 0) continue;
+    const records = plan.recordsOf(s);
     jobs.push(function* () {
       // The frozen records' hashes: a stored vector is always bound to its record's content hash (MemoryState.apply).
       const hashes: string[] = [];
-      for (const doc of segmentDocsList) hashes.push(records[doc]!.content_hash);
-      const rows = rowRuns(memory, segmentDocsList, dim);
-      const part = yield* write(`vectors-${i}-${s}.bin`, encodeVectorPart(dim, { docs: segmentDocsList, hashes, rows }));
-      frozen[s] = { vectors: segmentDocsList.length, part, docs: segmentDocsList };
+      for (const doc of docs) hashes.push(records[doc - from]!.content_hash);
+      const part = yield* write(`vectors-${i}-${s}.bin`, encodeVectorPart(dim, { docs, hashes, rows: rowRuns(memory, docs, dim) }));
+      frozen[s] = { vectors: docs.length, part, docs };
     });
   }
-  const lists = index.exportLists(docs);
+  // Every vector is in a segment the checkpoint kept or read: a change the counts missed would show here.
+  if (vectors !== index.size) throw new Error(`checkpoint: ${vectors} vectors in the segments of ${space.provider}/${space.model}, ${index.size} in its index`);
+  const lists = index.exportLists(index.liveDocs());
   const { provider, model, modelDigest, configHash } = space;
-  const entry: FrozenSpace["entry"] = { provider, model, dim, modelDigest, configHash, vectors: docs.length };
+  const entry: FrozenSpace["entry"] = { provider, model, dim, modelDigest, configHash, vectors: index.size };
   if (lists) {
     jobs.push(function* () {
       entry.lists = { count: lists.centroids.length / dim, part: yield* write(`lists-${i}.bin`, encodeListsPart(dim, lists)) };
@@ -403,8 +422,9 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   state.statements = statements;
   const basis: CheckpointBasis = {
     segmentDocs: size,
-    records: records.slice(),
-    acts: statements.acts.slice(),
+    docs: manifest.docs,
+    // A restored state starts its change counts at zero (MemoryState.adopt counts nothing).
+    changes: new Uint32Array(Math.ceil(manifest.docs / CHANGE_BLOCK_DOCS)),
     recordParts: manifest.records,
     statementParts: manifest.statements.parts,
     bm25: { entry: { k1: manifest.bm25.k1, b: manifest.bm25.b, docs: manifest.bm25.docs, part: manifest.bm25.part }, live: indexed },

@@ -18,6 +18,9 @@ import type { StateSlot } from "../statements/slots";
 import { isNonAnswer, type SpeechAct } from "../statements/speech-acts";
 import { bindingOf, VectorSpaces, type VectorBinding } from "./vector-spaces";
 
+/** Docs per change-count block; a checkpoint segment is a whole number of blocks. */
+export const CHANGE_BLOCK_DOCS = 4;
+
 export interface PendingEmbedding {
   id: string;
   text: string;
@@ -40,6 +43,12 @@ export class MemoryState implements SearchView {
   entries = 0;
   /** Ids whose journalled vector could not be used (non-finite or all zero as float32); kept without it. */
   readonly unusableVectors: string[] = [];
+  /**
+   * Per block of CHANGE_BLOCK_DOCS docs, how many times something a checkpoint keeps changed there: a record
+   * added, forgotten, quarantined or released, a vector stored, an act or slots recomputed. A checkpoint
+   * rewrites only the segments whose counts moved since the one before (checkpoint.ts).
+   */
+  private changeCounts = new Uint32Array(64);
 
   constructor(
     readonly nowMs: () => number,
@@ -85,6 +94,26 @@ export class MemoryState implements SearchView {
 
   act(doc: number): SpeechAct {
     return actOfCode(this.acts[doc]);
+  }
+
+  /** The change counts by block, up to the last doc (a live view: a checkpoint copies what it needs). */
+  changes(): Uint32Array {
+    const blocks = Math.ceil(this.records.length / CHANGE_BLOCK_DOCS);
+    this.growChangeCounts(blocks);
+    return this.changeCounts.subarray(0, blocks);
+  }
+
+  private touch(doc: number): void {
+    const block = Math.floor(doc / CHANGE_BLOCK_DOCS);
+    this.growChangeCounts(block + 1);
+    this.changeCounts[block]++;
+  }
+
+  private growChangeCounts(blocks: number): void {
+    if (blocks <= this.changeCounts.length) return;
+    const grown = new Uint32Array(Math.max(blocks, this.changeCounts.length * 2));
+    grown.set(this.changeCounts);
+    this.changeCounts = grown;
   }
 
   /** What every doc states, for a checkpoint: act codes by doc number and the slots of docs that have any. */
@@ -167,6 +196,7 @@ export class MemoryState implements SearchView {
     const doc = this.docById.get(change.id);
     const record = doc === undefined ? undefined : this.records[doc];
     if (doc === undefined || !record) return;
+    this.touch(doc);
     if (change.op === "forget") {
       this.records[doc] = undefined;
       this.docById.delete(change.id);
@@ -244,6 +274,7 @@ export class MemoryState implements SearchView {
   /** The user message `doc` was asked (its reply did not know): it states nothing and sets no slot. */
   private markAsked(doc: number): void {
     if (actOfCode(this.acts[doc]) !== "statement") return;
+    this.touch(doc);
     this.acts[doc] = actCode("question");
     this.slotIndex.remove(doc);
     this.slotsByDoc.delete(doc);
@@ -263,6 +294,7 @@ export class MemoryState implements SearchView {
     if (this.docById.has(record.id)) return;
     const doc = this.records.length;
     this.records.push(record);
+    this.touch(doc);
     this.docById.set(record.id, doc);
     this.bm25.add(doc, documentTerms(record.text));
     if (record.session_id !== undefined && record.turn !== undefined) this.turns.add(doc, record.session_id, record.turn);

@@ -322,6 +322,7 @@ export class MemoryStore {
       bm25: state.bm25,
       vectors: state.vectors,
       statements: state.statements(),
+      changes: state.changes(),
       journal: { path: this.journal.filePath, offset: this.journal.endOffset, entries: state.entries },
       createdMs: this.defaults.nowMs(),
     };

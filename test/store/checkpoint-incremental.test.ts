@@ -58,15 +58,24 @@ describe("incremental checkpoints", () => {
       else expect(part).toEqual(before.records[s]);
     });
     after.statements.parts.forEach((part, s) => expect(part.file === before.statements.parts[s]?.file).toBe(!changed.includes(s)));
-    // A quarantine changes no vector: segment 2 keeps its vector part; segment 0 lost one.
+    // A changed segment is written whole: segment 2's vectors again, the same bytes (a quarantine changes
+    // no vector); segment 0's without m-5's; untouched segments keep their vector parts.
     const [vectorsBefore, vectorsAfter] = [mainSpace(before), mainSpace(after)];
-    expect(vectorsAfter.segments[2]).toEqual(vectorsBefore.segments[2]);
+    expect(vectorsAfter.segments[2]!.part.file).not.toBe(vectorsBefore.segments[2]!.part.file);
+    expect(vectorsAfter.segments[2]!.part.sha256).toBe(vectorsBefore.segments[2]!.part.sha256);
     expect(vectorsAfter.segments[0]!.vectors).toBe(vectorsBefore.segments[0]!.vectors - 1);
-    expect(vectorsAfter.segments[5]).toEqual(vectorsBefore.segments[5]);
+    for (const [spaceBefore, spaceAfter] of before.vector_spaces.map((space, i) => [space, after.vector_spaces[i]] as const)) {
+      spaceAfter.segments.forEach((segment, s) => {
+        if (!changed.includes(s)) expect(segment).toEqual(spaceBefore.segments[s]);
+      });
+    }
     // The BM25 snapshot is kept: the new docs are indexed at open and m-5 is removed there.
     expect(after.bm25).toEqual({ ...before.bm25, forgotten: [5] });
-    expect(second.parts_written).toBeLessThan(first.parts_written / 3);
-    expect(second.bytes).toBeLessThan(first.bytes / 3);
+    // Written: exactly the parts not named before; the rest kept.
+    const beforeFiles = new Set(manifestParts(before).map((part) => part.file));
+    const fresh = manifestParts(after).filter((part) => !beforeFiles.has(part.file));
+    expect(second).toMatchObject({ parts_written: fresh.length, parts_reused: manifestParts(after).length - fresh.length, bytes: fresh.reduce((sum, part) => sum + part.bytes, 0) });
+    expect(second.bytes).toBeLessThan(first.bytes / 2);
     expect(second.total_bytes).toBe(manifestParts(after).reduce((sum, part) => sum + part.bytes, 0));
     // Only the parts the manifest names are left.
     expect(fs.readdirSync(path.join(dataDir, "checkpoint")).sort()).toEqual(["manifest.json", ...manifestParts(after).map((part) => part.file)].sort());
@@ -74,6 +83,26 @@ describe("incremental checkpoints", () => {
     const expected = observe(store);
     store.close();
     expectReopened(dataDir, expected, second.offset);
+  });
+
+  it("restores as a question a message that a reply in a later segment answered 'I don't know'", () => {
+    const dataDir = tempDir("ckpt-asked-");
+    const store = openAt(dataDir, options({ checkpoint: { segmentDocs: 4 } }));
+    const T = 1_760_000_000_000;
+    const asked = { id: "u1", text: "我记得护照放在保险柜里。", source_type: "user_message", timestamp_ms: T, session_id: "s1", turn: 1 };
+    store.importRecords([asked, ...RECORDS.slice(0, 20)]);
+    store.checkpoint();
+    expect(store.inspect("u1")).toMatchObject({ act: "statement", slots: [expect.anything()] });
+    // The reply comes in a later segment and changes the message's act and slots in segment 0.
+    store.importRecords([{ id: "r1", text: "抱歉，我不知道。", source_type: "assistant_message", timestamp_ms: T + 1000, session_id: "s1", turn: 1 }]);
+    expect(store.inspect("u1")).toMatchObject({ act: "question", slots: [] });
+    const written = store.checkpoint() as CheckpointWritten;
+    const restored = openAt(copyDataDir(dataDir), options());
+    expect(checkpointStatus(restored)).toMatchObject({ used: true, offset: written.offset, entries_replayed_after: 0 });
+    expect(restored.inspect("u1")).toMatchObject({ act: "question", slots: [] });
+    expect(observe(restored)).toEqual(observe(store));
+    restored.close();
+    store.close();
   });
 
   it("keeps reusing segments after a reopen, and writes a new BM25 snapshot once more docs came after it than the slack", () => {
