@@ -3,6 +3,7 @@
 import { TopK, type Scored } from "./top-k";
 import { decodeSnapshot, encodePostingsInSteps, type Bm25Image } from "./bm25-snapshot";
 import { lowerBound, maxScoreTopK, type TermPostings } from "./bm25-maxscore";
+import { runToEnd } from "./run-steps";
 
 export interface Bm25Params {
   k1?: number;
@@ -444,11 +445,7 @@ export class Bm25Index {
    * way goes on. Packing first cost a blocking re-pack of the whole index (4-5 s at 1M) inside every checkpoint.
    */
   serialize(): Uint8Array {
-    const steps = this.serializeInSteps();
-    for (;;) {
-      const next = steps.next();
-      if (next.done) return next.value;
-    }
+    return runToEnd(this.serializeInSteps());
   }
 
   /**
@@ -730,8 +727,7 @@ export class Bm25Index {
 
   /** The live postings, term by term: the main segment's in order, then the delta's in the order they were added. */
   private packInto(offsets: Int32Array, docs: Int32Array, tfs: Int32Array): void {
-    const steps = packSteps(this.postingsView(this.state), offsets, docs, tfs, Infinity);
-    while (!steps.next().done);
+    runToEnd(packSteps(this.postingsView(this.state), offsets, docs, tfs, Infinity));
   }
 
   // Make the packed postings the main segment and rebuild the forward pool from them (fwdCount must be set).

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { runToEnd } from "../index/run-steps";
 import { CheckpointRejected, type PartRef, sha256Hex } from "./checkpoint-format";
 
 const FINGERPRINT_WINDOW_BYTES = 64 * 1024;
@@ -13,11 +14,7 @@ const SYNC_EVERY_STEPS = 4;
 
 /** Writes a new file (never an existing one) from `chunks`, fsyncs it, and returns its size and hash. */
 export function writePart(dir: string, file: string, chunks: Iterable<Uint8Array>): PartRef {
-  const steps = writePartSteps(dir, file, chunks);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
+  return runToEnd(writePartSteps(dir, file, chunks));
 }
 
 /**

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { documentTerms } from "../index/analyze";
+import { runToEnd } from "../index/run-steps";
 import { Bm25Index } from "../index/bm25";
 import { VectorIndex } from "../index/vector-index";
 import { DreamError } from "../protocol/errors";
@@ -106,11 +107,7 @@ const BM25_SLACK_DOCS = 8192;
  * not be abandoned here: nothing changes the state while it runs.
  */
 export function writeCheckpoint(dir: string, image: StoreImage, basis?: CheckpointBasis, tuning: CheckpointTuning = {}): { written: CheckpointWritten; basis: CheckpointBasis } {
-  const steps = checkpointSteps(dir, image, basis, tuning);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
+  return runToEnd(checkpointSteps(dir, image, basis, tuning));
 }
 
 /**

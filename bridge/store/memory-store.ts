@@ -22,6 +22,7 @@ import { retentionVerdict, type RetentionConfig } from "./retention";
 import { runSearch, type SearchRequest, type SearchResponse } from "./search";
 import type { VectorBinding, VectorSpaces } from "./vector-spaces";
 import type { AnnOptions } from "../index/vector-index";
+import { runToEnd } from "../index/run-steps";
 
 export interface StoreOptions {
   dataDir: string;
@@ -351,10 +352,7 @@ export class MemoryStore {
    * The steps are compaction()'s; compactInBackground() runs the same ones while the store serves.
    */
   compact(): CompactReport {
-    const steps = this.compaction();
-    let step = steps.next();
-    while (!step.done) step = steps.next();
-    const report = step.value;
+    const report = runToEnd(this.compaction());
     const started = performance.now();
     this.checkpoint();
     report.phases_ms.checkpoint = Math.round(performance.now() - started);
