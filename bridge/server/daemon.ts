@@ -31,11 +31,12 @@ export interface BridgeOptions {
   /** Exit once this process is gone (the host that started the bridge); undefined = no owner. */
   ownerPid?: number;
   /** Housekeeping timing (checkpoints, erasing forgotten memories); the defaults suit a real bridge, tests shorten them. */
-  housekeeping?: { checkEveryMs?: number; quietMs?: number; eraseAfterMs?: number; retentionEveryMs?: number };
+  housekeeping?: { checkEveryMs?: number; quietMs?: number; eraseAfterMs?: number; retentionEveryMs?: number; checkpointAfterBytes?: number };
 }
 
-// A checkpoint rewrites every part (about 2 s at 100k memories), so it is taken only when the bridge
-// has been quiet for a while and enough journal has grown that a restart would replay for long.
+// A checkpoint is written in slices between requests and rewrites only the segments that changed, but it
+// still reads the state and writes files, so it is taken when the bridge has been quiet for a while and
+// enough journal has grown that a restart would replay for long.
 const CHECKPOINT_CHECK_MS = 30_000;
 const CHECKPOINT_QUIET_MS = 10_000;
 const CHECKPOINT_AFTER_BYTES = 64 * 1024 * 1024;
@@ -91,6 +92,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   let idleTimer: NodeJS.Timeout | undefined;
   let lastRequestMs = Date.now();
   const quietMs = options.housekeeping?.quietMs ?? CHECKPOINT_QUIET_MS;
+  const checkpointAfterBytes = options.housekeeping?.checkpointAfterBytes ?? CHECKPOINT_AFTER_BYTES;
   const eraseAfterMs = options.housekeeping?.eraseAfterMs ?? ERASE_AFTER_MS;
   const retentionEveryMs = options.housekeeping?.retentionEveryMs ?? RETENTION_EVERY_MS;
   let retentionDueMs = Date.now();
@@ -113,7 +115,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       return;
     }
     // A compaction removes every checkpoint at its switch: the next one is taken after it.
-    if (purging || Date.now() - lastRequestMs < quietMs || store.journalBytesSinceCheckpoint < CHECKPOINT_AFTER_BYTES) return;
+    if (purging || Date.now() - lastRequestMs < quietMs || store.journalBytesSinceCheckpoint < checkpointAfterBytes) return;
     // Written in slices between requests, so a search or a write waits one slice at most (checkpoint.ts).
     void store.checkpointInBackground().then(
       (outcome) => {
