@@ -97,6 +97,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const retentionEveryMs = options.housekeeping?.retentionEveryMs ?? RETENTION_EVERY_MS;
   let retentionDueMs = Date.now();
   let lastRetention: Record<string, unknown> | undefined;
+  // One background checkpoint at a time: at 1M a full one runs for tens of seconds, across timer ticks.
+  let checkpointing = false;
   const checkpointTimer = setInterval(() => {
     if (Date.now() >= retentionDueMs && Date.now() - lastRequestMs >= quietMs && !purging) {
       retentionDueMs = Date.now() + retentionEveryMs;
@@ -115,15 +117,19 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       return;
     }
     // A compaction removes every checkpoint at its switch: the next one is taken after it.
-    if (purging || Date.now() - lastRequestMs < quietMs || store.journalBytesSinceCheckpoint < checkpointAfterBytes) return;
+    if (checkpointing || purging || Date.now() - lastRequestMs < quietMs || store.journalBytesSinceCheckpoint < checkpointAfterBytes) return;
     // Written in slices between requests, so a search or a write waits one slice at most (checkpoint.ts).
-    void store.checkpointInBackground().then(
-      (outcome) => {
-        if ("abandoned" in outcome) log.info(`checkpoint given up: ${outcome.abandoned}`);
-        else if (!("unchanged" in outcome)) log.info(`checkpoint at journal offset ${outcome.offset} (${outcome.parts_written} parts written, ${outcome.parts_reused} kept)`);
-      },
-      (error: unknown) => log.error(`checkpoint failed: ${(error as Error).message}`),
-    );
+    checkpointing = true;
+    void store
+      .checkpointInBackground()
+      .then(
+        (outcome) => {
+          if ("abandoned" in outcome) log.info(`checkpoint given up: ${outcome.abandoned}`);
+          else if (!("unchanged" in outcome)) log.info(`checkpoint at journal offset ${outcome.offset} (${outcome.parts_written} parts written, ${outcome.parts_reused} kept)`);
+        },
+        (error: unknown) => log.error(`checkpoint failed: ${(error as Error).message}`),
+      )
+      .finally(() => (checkpointing = false));
   }, options.housekeeping?.checkEveryMs ?? CHECKPOINT_CHECK_MS);
   checkpointTimer.unref();
   let ownerTimer: NodeJS.Timeout | undefined;
