@@ -61,8 +61,8 @@ export interface CheckpointBasis {
 
 interface SpaceBasis {
   overwrites: number;
-  /** Each segment's vector part and the docs it holds (null: none). */
-  segments: Array<{ vectors: number; part: PartRef; docs: Int32Array } | null>;
+  /** Each segment's vector part (null: none of its docs has a vector). */
+  segments: Array<{ vectors: number; part: PartRef } | null>;
 }
 
 export interface RestoredState {
@@ -273,7 +273,7 @@ interface FrozenSpace {
   index: VectorIndex;
   overwrites: number;
   entry: Omit<SpaceEntry, "segments">;
-  segments: Array<{ vectors: number; part: PartRef; docs: Int32Array } | null>;
+  segments: Array<{ vectors: number; part: PartRef } | null>;
 }
 
 interface SegmentPlan {
@@ -321,7 +321,7 @@ function freezeSpace(
       const hashes: string[] = [];
       for (const doc of docs) hashes.push(records[doc - from]!.content_hash);
       const part = yield* write(`vectors-${i}-${s}.bin`, encodeVectorPart(dim, { docs, hashes, rows: rowRuns(memory, docs, dim) }));
-      frozen[s] = { vectors: docs.length, part, docs };
+      frozen[s] = { vectors: docs.length, part };
     });
   }
   // Every vector is in a segment the checkpoint kept or read: a change the counts missed would show here.
@@ -400,8 +400,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
       });
       runs.push(rows);
       docLists.push(docs);
-      // The decoded rows are copied into the index; the doc list is kept apart so the part's buffer can go.
-      return { vectors: segment.vectors, part: segment.part, docs: docs.slice() };
+      return { vectors: segment.vectors, part: segment.part };
     });
     const allDocs = new Int32Array(space.vectors);
     docLists.reduce((at, docs) => (allDocs.set(docs, at), at + docs.length), 0);
