@@ -1,12 +1,14 @@
-// Cosine top-k over dense vectors. Unit vectors live in one Float32Array for exact scores; their int8
-// codes (quantize.ts) are scanned first to bound every score, and only docs whose upper bound can still
-// reach the k-th exact score are re-scored, so results equal a full f32 scan of the docs scanned.
+// Cosine top-k over dense vectors. Unit vectors are kept in f32 for exact scores (row-pages.ts: in memory,
+// or read back from a checkpoint's file once one holds them); their int8 codes (quantize.ts) are scanned
+// first to bound every score, and only docs whose upper bound can still reach the k-th exact score are
+// re-scored, so results equal a full f32 scan of the docs scanned.
 // Up to flatMaxRecords live vectors every doc is scanned (exact). Above it, once maintain() has built
 // inverted lists (coarse-lists.ts), only the docs of the lists nearest the query are scanned: an
 // approximate answer whose scores are still exact. lastSearch says which index answered.
 import { FLAT_MAX_RECORDS, RECALL_TARGET } from "./ann-defaults";
 import { CoarseLists, trainCentroids } from "./coarse-lists";
 import { Int8Codes } from "./quantize";
+import { type RowFile, RowPages } from "./row-pages";
 import { seededRandom } from "./seeded-random";
 import { Scored, TopK } from "./top-k";
 
@@ -99,7 +101,8 @@ interface Candidates {
 }
 
 export class VectorIndex {
-  private vectors = new Float32Array(0);
+  private readonly rows: RowPages;
+  private disposedFlag = false;
   private live = new Uint8Array(0);
   /** Per-search scratch, sized to capacity: candidate docs and their upper bounds. */
   private candidateDocs = new Int32Array(0);
@@ -125,6 +128,7 @@ export class VectorIndex {
       throw new Error(`dim must be an integer from 1 to ${MAX_DIM}, got ${String(dimension)}`);
     }
     this.codes = new Int8Codes(dimension);
+    this.rows = new RowPages(dimension);
     this.configure(options);
   }
 
@@ -186,32 +190,74 @@ export class VectorIndex {
    */
   static fromRows(dim: number, docs: Int32Array, rows: Float32Array | readonly Float32Array[]): VectorIndex {
     const index = new VectorIndex(dim);
-    const runs = Array.isArray(rows) ? rows : [rows as Float32Array];
-    const values = runs.reduce((sum, run) => sum + run.length, 0);
-    if (values !== docs.length * dim || runs.some((run) => run.length % dim !== 0)) throw new Error(`fromRows: ${values} values do not make ${docs.length} rows of ${dim}`);
-    if (docs.length === 0) return index;
-    index.reserve(docs[docs.length - 1] + 1);
-    for (let i = 0, run = 0, at = 0; i < docs.length; i++, at += dim) {
-      const doc = docs[i];
-      if (!(doc >= 0 && (i === 0 || doc > docs[i - 1]))) throw new Error(`fromRows: docs must be non-negative and strictly increasing (docs[${i}] = ${doc})`);
-      while (at === runs[run].length) [run, at] = [run + 1, 0];
-      index.vectors.set(runs[run].subarray(at, at + dim), doc * dim);
-      const norm = Math.sqrt(index.codes.encode(doc, index.vectors, doc * dim));
-      if (!(Math.abs(norm - 1) <= UNIT_TOLERANCE)) throw new Error(`fromRows: row ${i} (doc ${doc}) has norm ${norm}, not a stored unit vector`);
-      index.live[doc] = 1;
-    }
-    index.count = docs.length;
-    index.end = docs[docs.length - 1] + 1;
+    index.appendRows(docs, rows);
     return index;
   }
 
   /**
-   * Live docs in increasing order and their stored unit rows, for a checkpoint and fromRows: the rows
-   * joined in order, as views of the index's own memory over each run of consecutive live docs (no copy
-   * of a million rows while the store waits), valid until the next set() or remove().
+   * fromRows for an index being loaded a part at a time: `docs` must come after every doc it holds. On an
+   * error nothing of this call is kept.
    */
-  exportRows(): { docs: Int32Array; rows: Float32Array[] } {
+  appendRows(docs: Int32Array, rows: Float32Array | readonly Float32Array[]): void {
     const dim = this.dimension;
+    const runs = Array.isArray(rows) ? rows : [rows as Float32Array];
+    const values = runs.reduce((sum, run) => sum + run.length, 0);
+    if (values !== docs.length * dim || runs.some((run) => run.length % dim !== 0)) throw new Error(`fromRows: ${values} values do not make ${docs.length} rows of ${dim}`);
+    if (docs.length === 0) return;
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i];
+      if (!(doc >= (i === 0 ? this.end : docs[i - 1] + 1))) throw new Error(`fromRows: docs must be non-negative and strictly increasing (docs[${i}] = ${doc})`);
+    }
+    this.reserve(docs[docs.length - 1] + 1);
+    for (let i = 0, run = 0, at = 0; i < docs.length; i++, at += dim) {
+      const doc = docs[i];
+      while (at === runs[run].length) [run, at] = [run + 1, 0];
+      const row = this.rows.write(doc, runs[run].subarray(at, at + dim));
+      const norm = Math.sqrt(this.codes.encode(doc, row, 0));
+      if (!(Math.abs(norm - 1) <= UNIT_TOLERANCE)) {
+        for (let j = 0; j <= i; j++) this.rows.forget(docs[j]);
+        throw new Error(`fromRows: row ${i} (doc ${doc}) has norm ${norm}, not a stored unit vector`);
+      }
+    }
+    for (const doc of docs) this.live[doc] = 1;
+    this.count += docs.length;
+    this.end = docs[docs.length - 1] + 1;
+  }
+
+  /**
+   * Reads the rows of `docs` from `file` from now on (row i of it is the row of docs[i], written from this
+   * index), letting go of the memory they took: a checkpoint that holds them calls this once it is committed.
+   * Nothing read before needs those rows in memory afterwards.
+   */
+  pageRows(file: RowFile, docs: Int32Array): void {
+    this.rows.page(file, docs);
+  }
+
+  /** After pageRows: frees the memory and closes the files no live doc reads any more. */
+  settleRows(): void {
+    this.rows.settle(this.live, this.end);
+  }
+
+  /** Whether dispose() was called. */
+  get disposed(): boolean {
+    return this.disposedFlag;
+  }
+
+  /** Bytes of f32 rows held in memory, and how many files rows are read from. */
+  rowFootprint(): { memoryBytes: number; files: number } {
+    return this.rows.footprint();
+  }
+
+  /** Closes the files rows are read from; the index is not used after this. */
+  dispose(): void {
+    this.disposedFlag = true;
+    this.rows.dispose();
+    this.ann = undefined;
+    this.build = undefined;
+  }
+
+  /** Live docs in increasing order and their stored unit rows (for fromRows), one array per run of consecutive live docs. */
+  exportRows(): { docs: Int32Array; rows: Float32Array[] } {
     const docs = new Int32Array(this.count);
     const rows: Float32Array[] = [];
     for (let doc = 0, i = 0; doc < this.end; ) {
@@ -221,9 +267,17 @@ export class VectorIndex {
       }
       const start = doc;
       while (doc < this.end && this.live[doc] === 1) docs[i++] = doc++;
-      rows.push(this.vectors.subarray(start * dim, doc * dim));
+      rows.push(this.readRows(docs.subarray(i - (doc - start), i)));
     }
     return { docs, rows };
+  }
+
+  /** A copy of the stored rows of `docs`, joined in order (a checkpoint's vector part). Each must have a row. */
+  readRows(docs: Int32Array): Float32Array {
+    const dim = this.dimension;
+    const out = new Float32Array(docs.length * dim);
+    for (let i = 0; i < docs.length; i++) out.set(this.rows.row(docs[i]), i * dim);
+    return out;
   }
 
   /** The live docs in [from, to) in increasing order. */
@@ -241,15 +295,6 @@ export class VectorIndex {
     const docs = new Int32Array(this.count);
     for (let doc = 0, i = 0; doc < this.end; doc++) if (this.live[doc] === 1) docs[i++] = doc;
     return docs;
-  }
-
-  /**
-   * The memory the unit rows live in now, row `doc` at `doc * dim`, for a checkpoint written in steps: what it
-   * holds for the docs live now stays as it is while the index grows (growth moves the rows to new memory)
-   * and while docs are removed or added, unless `overwrites` moves (a live doc's vector replaced).
-   */
-  rowMemory(): Float32Array {
-    return this.vectors;
   }
 
   /** How many times set() replaced the vector of a doc that already had one. */
@@ -286,18 +331,17 @@ export class VectorIndex {
     if (!Number.isSafeInteger(doc) || doc < 0) throw new Error(`doc must be a non-negative integer, got ${String(doc)}`);
     const unit = normalise(vector, this.dimension, "vector");
     this.reserve(doc + 1);
-    const at = doc * this.dimension;
     if (this.live[doc] === 1) this.overwritten++;
-    this.vectors.set(unit, at);
-    this.codes.encode(doc, this.vectors, at);
+    const row = this.rows.write(doc, unit);
+    this.codes.encode(doc, row, 0);
     if (this.live[doc] !== 1) {
       this.live[doc] = 1;
       this.count++;
     }
     this.end = Math.max(this.end, doc + 1);
-    this.ann?.lists.add(doc, this.vectors, at);
+    this.ann?.lists.add(doc, row, 0);
     // Docs at or past the build's cursor are listed when it gets there.
-    if (this.build?.lists && doc < this.build.cursor) this.build.lists.add(doc, this.vectors, at);
+    if (this.build?.lists && doc < this.build.cursor) this.build.lists.add(doc, row, 0);
   }
 
   /** Returns whether `doc` was live. */
@@ -314,8 +358,7 @@ export class VectorIndex {
   /** A copy of the stored unit vector. */
   vectorOf(doc: number): Float32Array | undefined {
     if (!this.has(doc)) return undefined;
-    const at = doc * this.dimension;
-    return this.vectors.slice(at, at + this.dimension);
+    return this.rows.row(doc).slice();
   }
 
   /**
@@ -359,8 +402,10 @@ export class VectorIndex {
     const sampleDocs = this.sampleLiveDocs(SAMPLE_PER_LIST * listCount, trainedAt);
     const sample = new Float32Array(sampleDocs.length * dim);
     for (let i = 0; i < sampleDocs.length; i++) {
-      // A doc forgotten since it was drawn still has its row; the sample only has to be typical.
-      sample.set(this.vectors.subarray(sampleDocs[i] * dim, (sampleDocs[i] + 1) * dim), i * dim);
+      // A doc forgotten since it was drawn may have lost its row (a checkpoint let it go): the row before
+      // it stands in, since the sample only has to be typical.
+      if (this.rows.has(sampleDocs[i])) sample.set(this.rows.row(sampleDocs[i]), i * dim);
+      else if (i > 0) sample.copyWithin(i * dim, (i - 1) * dim, i * dim);
       if ((i + 1) % COPY_ROWS_PER_STEP === 0) yield;
     }
     yield;
@@ -371,7 +416,7 @@ export class VectorIndex {
     build.lists = lists;
     while (build.cursor < this.end) {
       const stop = Math.min(this.end, build.cursor + Math.max(64, Math.floor(STEP_MACS / (lists.count * dim))));
-      for (let doc = build.cursor; doc < stop; doc++) if (this.live[doc] === 1) lists.add(doc, this.vectors, doc * dim);
+      for (let doc = build.cursor; doc < stop; doc++) if (this.live[doc] === 1) lists.add(doc, this.rows.row(doc), 0);
       build.cursor = stop;
       yield;
     }
@@ -382,7 +427,8 @@ export class VectorIndex {
     const placed: number[][] = [];
     const keep = Math.min(RECALL_K + 1, this.count);
     for (const doc of this.sampleLiveDocs(RECALL_PROBES, trainedAt + 1)) {
-      const unit = Float64Array.from(this.vectors.subarray(doc * dim, (doc + 1) * dim));
+      if (!this.rows.has(doc)) continue;
+      const unit = Float64Array.from(this.rows.row(doc));
       const exact = (yield* this.exactInSteps(unit, keep)).filter((h) => h.doc !== doc).slice(0, RECALL_K);
       const before = lists.gatheredBefore(unit);
       // A neighbour forgotten during its scan (in no list) counts as missed.
@@ -493,7 +539,7 @@ export class VectorIndex {
     const dim = this.dimension;
     for (const i of order) {
       if (best.size === k && uppers[i] < best.threshold) break;
-      best.push(docs[i], clampCosine(dotAt(unit, this.vectors, docs[i] * dim, dim)));
+      best.push(docs[i], clampCosine(dotAt(unit, this.rows.row(docs[i]), 0, dim)));
     }
     return best.sorted();
   }
@@ -502,9 +548,7 @@ export class VectorIndex {
     if (rows <= this.capacity) return;
     const capacity = Math.max(rows, Math.min(this.capacity * 2, this.codes.maxRows), MIN_CAPACITY);
     this.codes.reserve(capacity);
-    const vectors = new Float32Array(capacity * this.dimension);
-    vectors.set(this.vectors);
-    this.vectors = vectors;
+    this.rows.reserve(capacity);
     const live = new Uint8Array(capacity);
     live.set(this.live);
     this.live = live;

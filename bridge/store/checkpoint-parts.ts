@@ -1,7 +1,9 @@
 // Encodings of the checkpoint's record part (chunked JSON lines, doc numbers kept as positions) and vector
 // parts (binary: doc numbers, the content hashes the vectors are bound to, f32 unit rows). The BM25 part is
 // Bm25Index.serialize's own versioned format.
+import fs from "node:fs";
 import { CheckpointRejected } from "./checkpoint-format";
+import type { RowFile } from "../index/row-pages";
 import { isPlainObject, type MemoryRecord } from "./records";
 import type { ListsImage } from "../index/vector-index";
 
@@ -114,6 +116,32 @@ export function decodeVectorPart(bytes: Buffer, dim: number, count: number): Vec
   const hashes = Array.from({ length: count }, (_, i) => HASH_PREFIX + bytes.toString("hex", digestsAt + i * DIGEST_BYTES, digestsAt + (i + 1) * DIGEST_BYTES));
   const rows = readLittleEndian(bytes, digestsAt + count * DIGEST_BYTES, count * dim, Float32Array);
   return { docs, hashes, rows };
+}
+
+/**
+ * The rows of a vector part as a RowFile, read where they lie in the file (the index reads rows from it
+ * instead of keeping them in memory). Undefined on a big-endian host, whose rows would need swapping: it
+ * keeps them in memory. The file is opened now, so it can be read after the checkpoint that named it is
+ * replaced and the file removed (Windows too: Node opens files with FILE_SHARE_DELETE).
+ */
+export function openVectorRows(file: string, dim: number, count: number): RowFile | undefined {
+  if (!LITTLE_ENDIAN) return undefined;
+  const fd = fs.openSync(file, "r");
+  const rowsAt = VECTOR_HEADER_BYTES + count * (4 + DIGEST_BYTES);
+  const rowBytes = 4 * dim;
+  let open = true;
+  return {
+    read(slot: number, into: Float32Array): void {
+      if (!(slot >= 0 && slot < count) || into.length !== dim) throw new Error(`row ${slot} of a vector part of ${count} rows of ${dim} cannot be read into ${into.length} values`);
+      const bytes = new Uint8Array(into.buffer, into.byteOffset, rowBytes);
+      const read = fs.readSync(fd, bytes, 0, rowBytes, rowsAt + slot * rowBytes);
+      if (read !== rowBytes) throw new Error(`the vector part ${file} ends before row ${slot} (read ${read} of ${rowBytes} bytes)`);
+    },
+    close(): void {
+      if (open) fs.closeSync(fd);
+      open = false;
+    },
+  };
 }
 
 function littleEndianBytes(array: Int32Array | Float32Array): Uint8Array {

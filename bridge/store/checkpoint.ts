@@ -7,12 +7,13 @@ import path from "node:path";
 import { documentTerms } from "../index/analyze";
 import { runToEnd } from "../index/run-steps";
 import { Bm25Index } from "../index/bm25";
+import type { RowFile } from "../index/row-pages";
 import { VectorIndex } from "../index/vector-index";
 import { DreamError } from "../protocol/errors";
 import { fingerprintJournal, readPart, writePart, writePartSteps } from "./checkpoint-files";
 import { makeDirectory } from "./make-dir";
 import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, manifestParts, parseManifest, type PartRef, type SpaceEntry } from "./checkpoint-format";
-import { decodeListsPart, decodeRecordPart, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart } from "./checkpoint-parts";
+import { decodeListsPart, decodeRecordPart, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart, openVectorRows } from "./checkpoint-parts";
 import { decodeStatementPart, encodeStatementPart, type StatementImage } from "./checkpoint-statements";
 import { syncDirectory } from "./journal";
 import { statementsAnalyzerId } from "./record-statements";
@@ -44,6 +45,11 @@ export interface CheckpointTuning {
   bm25SlackDocs?: number;
   /** How long a background checkpoint runs its steps before it lets requests in (default CHECKPOINT_SLICE_MS; 0: one step). */
   sliceMs?: number;
+  /**
+   * Whether the vector rows a checkpoint holds are read back from its parts when a search re-scores them
+   * (default true) rather than kept in memory: 2 KiB per 512-d vector, 2 GiB at a million.
+   */
+  pageRows?: boolean;
 }
 
 /** What the newest checkpoint on disk holds, so that the next one rewrites only the segments that changed. */
@@ -205,6 +211,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
   // Rows were read from the index's memory as the steps went: a vector replaced meanwhile may have been read half old.
   for (const space of spaces) {
     if (space.index.overwrites !== space.overwrites) throw new CheckpointAbandoned(`a vector in ${space.entry.provider}/${space.entry.model} was replaced while the checkpoint was written`);
+    if (space.index.disposed) throw new CheckpointAbandoned(`the vector space ${space.entry.provider}/${space.entry.model} was dropped while the checkpoint was written`);
   }
   const manifest: Manifest = {
     format: CHECKPOINT_FORMAT,
@@ -229,6 +236,8 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
   syncDirectory(dir);
   renameWithRetry(path.join(dir, temporary), path.join(dir, MANIFEST_FILE));
   syncDirectory(dir);
+  // Before the old parts go: an index lets go of a part it reads rows from only when a new one holds them.
+  if (tuning.pageRows !== false) for (const space of spaces) pageSpace(dir, space.index, space.written);
   const named = manifestParts(manifest);
   const keep = new Set([MANIFEST_FILE, ...named.map((part) => part.file)]);
   for (const name of fs.readdirSync(dir)) if (!keep.has(name)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
@@ -274,6 +283,8 @@ interface FrozenSpace {
   overwrites: number;
   entry: Omit<SpaceEntry, "segments">;
   segments: Array<{ vectors: number; part: PartRef } | null>;
+  /** The vector parts this checkpoint wrote, and the docs whose rows they hold in order. */
+  written: Array<{ docs: Int32Array; part: PartRef }>;
 }
 
 interface SegmentPlan {
@@ -299,7 +310,7 @@ function freezeSpace(
   reuse: <T>(part: T) => T,
 ): FrozenSpace {
   const { index, dim } = space;
-  const memory = index.rowMemory();
+  const written: FrozenSpace["written"] = [];
   const overwrites = index.overwrites;
   const usable = previous?.overwrites === overwrites ? previous : undefined;
   const frozen: FrozenSpace["segments"] = new Array(plan.segments).fill(null);
@@ -320,8 +331,12 @@ function freezeSpace(
       // The frozen records' hashes: a stored vector is always bound to its record's content hash (MemoryState.apply).
       const hashes: string[] = [];
       for (const doc of docs) hashes.push(records[doc - from]!.content_hash);
-      const part = yield* write(`vectors-${i}-${s}.bin`, encodeVectorPart(dim, { docs, hashes, rows: rowRuns(memory, docs, dim) }));
+      // Rows are read now, in memory or from the part that held them: a doc forgotten since the first step
+      // keeps its row until the index settles at a commit, and a replaced one abandons the checkpoint.
+      if (index.disposed) throw new CheckpointAbandoned(`the vector space ${space.provider}/${space.model} was dropped while the checkpoint was written`);
+      const part = yield* write(`vectors-${i}-${s}.bin`, encodeVectorPart(dim, { docs, hashes, rows: index.readRows(docs) }));
       frozen[s] = { vectors: docs.length, part };
+      written.push({ docs, part });
     });
   }
   // Every vector is in a segment the checkpoint kept or read: a change the counts missed would show here.
@@ -334,27 +349,35 @@ function freezeSpace(
       entry.lists = { count: lists.centroids.length / dim, part: yield* write(`lists-${i}.bin`, encodeListsPart(dim, lists)) };
     });
   }
-  return { index, overwrites, entry, segments: frozen };
+  return { index, overwrites, entry, segments: frozen, written };
 }
 
-/** The rows of `docs` (increasing) as views of `memory`, one per run of consecutive docs. */
-function rowRuns(memory: Float32Array, docs: Int32Array, dim: number): Float32Array[] {
-  const runs: Float32Array[] = [];
-  for (let i = 0; i < docs.length; ) {
-    const first = docs[i];
-    let last = first;
-    while (i + 1 < docs.length && docs[i + 1] === last + 1) last = docs[++i];
-    i++;
-    runs.push(memory.subarray(first * dim, (last + 1) * dim));
+/**
+ * Has `index` read the rows of `parts` from those files from now on, and free what no live doc reads. A
+ * part that cannot be opened (out of file handles) leaves its rows in memory: nothing is lost by that.
+ */
+function pageSpace(dir: string, index: VectorIndex, parts: ReadonlyArray<{ docs: Int32Array; part: PartRef }>): void {
+  if (index.disposed) return;
+  for (const { docs, part } of parts) {
+    let rows: RowFile | undefined;
+    try {
+      rows = openVectorRows(path.join(dir, part.file), index.dim, docs.length);
+    } catch {
+      rows = undefined;
+    }
+    if (rows) index.pageRows(rows, docs);
   }
-  return runs;
+  index.settleRows();
 }
 
 /** Restores the state a checkpoint holds, or says why it cannot be used. Reads nothing but `dir` and the journal. */
-export function loadCheckpoint(dir: string, journalPath: string, bm25Params: { k1: number; b: number }): CheckpointLoad {
+export function loadCheckpoint(dir: string, journalPath: string, bm25Params: { k1: number; b: number }, tuning: Pick<CheckpointTuning, "pageRows"> = {}): CheckpointLoad {
+  const built: VectorIndex[] = [];
   try {
-    return restore(dir, journalPath, bm25Params);
+    return restore(dir, journalPath, bm25Params, tuning.pageRows !== false, built);
   } catch (error) {
+    // The indexes restored before the failure read rows from the checkpoint's files: close them.
+    for (const index of built) index.dispose();
     if (error instanceof CheckpointRejected) return { reason: error.message };
     // A part its decoder refuses, an index that will not load: this checkpoint cannot be trusted, and the
     // journal can always rebuild the state, so the failure becomes the reason status reports.
@@ -362,7 +385,7 @@ export function loadCheckpoint(dir: string, journalPath: string, bm25Params: { k
   }
 }
 
-function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: number }): { state: RestoredState; basis?: CheckpointBasis } {
+function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: number }, pageRows: boolean, built: VectorIndex[]): { state: RestoredState; basis?: CheckpointBasis } {
   const manifestPath = path.join(dir, MANIFEST_FILE);
   if (!fs.existsSync(manifestPath)) throw new CheckpointRejected("no checkpoint");
   const manifest = parseManifest(fs.readFileSync(manifestPath, "utf8"));
@@ -386,8 +409,9 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   const spaces = new Map<VectorIndex, SpaceBasis>();
   for (const space of manifest.vector_spaces) {
     const contentHashByDoc = new Map<number, string>();
-    const runs: Float32Array[] = [];
     const docLists: Int32Array[] = [];
+    const index = new VectorIndex(space.dim);
+    built.push(index);
     const segments = space.segments.map((segment, s) => {
       if (!segment) return null;
       const { docs, hashes, rows } = decodeVectorPart(readPart(dir, segment.part, "vector"), space.dim, segment.vectors);
@@ -398,13 +422,16 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
         if (records[doc]?.content_hash !== hashes[i]) throw new CheckpointRejected(`the vector of doc ${doc} is not bound to that doc's text`);
         contentHashByDoc.set(doc, hashes[i]);
       });
-      runs.push(rows);
+      // A part at a time, read from its file from then on: the rows of a million vectors are never all in memory.
+      index.appendRows(docs, rows);
+      const file = pageRows ? openVectorRows(path.join(dir, segment.part.file), space.dim, segment.vectors) : undefined;
+      if (file) index.pageRows(file, docs);
       docLists.push(docs);
       return { vectors: segment.vectors, part: segment.part };
     });
+    if (index.size !== space.vectors) throw new CheckpointRejected(`the vector parts of ${space.provider}/${space.model} hold ${index.size} vectors; the manifest says ${space.vectors}`);
     const allDocs = new Int32Array(space.vectors);
     docLists.reduce((at, docs) => (allDocs.set(docs, at), at + docs.length), 0);
-    const index = VectorIndex.fromRows(space.dim, allDocs, runs);
     if (space.lists) index.restoreLists(allDocs, decodeListsPart(readPart(dir, space.lists.part, "lists"), space.dim, space.lists.count, space.vectors));
     vectors.restore(space, index, contentHashByDoc);
     spaces.set(index, { overwrites: index.overwrites, segments });

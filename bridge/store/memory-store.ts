@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { Bm25Index } from "../index/bm25";
 import { DreamError } from "../protocol/errors";
 import { AuditLog, type AuditConfig, type AuditPurge, type AuditPurgeDraft, type AuditTrim } from "./audit-log";
-import { CheckpointAbandoned, type CheckpointBasis, type CheckpointSteps, checkpointSteps, type CheckpointTuning, type CheckpointWritten, loadCheckpoint, type StoreImage, writeCheckpoint } from "./checkpoint";
+import { CheckpointAbandoned, type CheckpointBasis, type CheckpointSteps, checkpointSteps, type CheckpointTuning, type CheckpointWritten, loadCheckpoint, type RestoredState, type StoreImage, writeCheckpoint } from "./checkpoint";
 import { encodeLine, Journal, JOURNAL_FORMAT, JOURNAL_VERSION, readEntriesFrom, syncDirectory, type JournalEntry, type ReplayReport } from "./journal";
 import { renameWithRetry } from "./fs-retry";
 import { DirectoryLock, LOCK_FILE } from "./lock";
@@ -94,7 +94,13 @@ function* removeInSteps(dir: string): Generator<void> {
     fs.rmSync(path.join(dir, entry.name), { recursive: true, force: true });
     yield;
   }
-  fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    fs.rmSync(dir, { recursive: true, force: true });
+  } catch (error) {
+    // On Windows a removed part that an index still reads rows from keeps its name until the index lets it go
+    // (at the switch), so the emptied directory may not go yet: the next checkpoint writes into it.
+    if (process.platform !== "win32") throw error;
+  }
 }
 
 /**
@@ -193,10 +199,12 @@ export class MemoryStore {
       throw osErrorToDreamError(cause) ?? new DreamError("IO_ERROR", `cannot create the data directory ${dataDir}: ${(cause as Error).message}`, { cause });
     }
     const lock = DirectoryLock.acquire(path.join(dataDir, LOCK_FILE));
+    let restored: RestoredState | undefined;
     try {
       const journalPath = path.join(dataDir, "journal.jsonl");
       const { k1, b } = new Bm25Index(options.bm25);
-      const load = loadCheckpoint(path.join(dataDir, "checkpoint"), journalPath, { k1, b });
+      const load = loadCheckpoint(path.join(dataDir, "checkpoint"), journalPath, { k1, b }, options.checkpoint);
+      restored = load.state;
       const state = new MemoryState(options.nowMs ?? Date.now, options.bm25, load.state);
       const store = new MemoryStore(dataDir, lock, new AuditLog(path.join(dataDir, "audit.jsonl"), options.audit), state, options);
       const { journal, report } = Journal.open(journalPath, (entry) => state.apply(entry), { fromOffset: load.state?.offset });
@@ -208,6 +216,7 @@ export class MemoryStore {
       store.scheduleMaintenance();
       return store;
     } catch (error) {
+      restored?.vectors.dispose();
       lock.release();
       throw error;
     }
@@ -483,6 +492,8 @@ export class MemoryStore {
       syncDirectory(this.dataDir);
       this.journal.close();
       const { journal, report } = Journal.open(journalPath, () => undefined, { fromOffset: fs.statSync(journalPath).size });
+      // The old state's indexes read rows from the checkpoint's parts, removed above: close them.
+      this.state.vectors.dispose();
       this.state = next;
       next.vectors.configure(this.annOptions);
       this.scheduleMaintenance();
@@ -802,6 +813,7 @@ export class MemoryStore {
     try {
       if (this.journal && this.journalBytesSinceCheckpoint > this.checkpointOnCloseBytes) this.checkpoint();
     } finally {
+      this.state.vectors.dispose();
       this.journal?.close();
       this.lock.release();
     }

@@ -92,7 +92,14 @@ export class VectorSpaces {
 
   /** Drops a whole space (after its vectors were superseded by a re-embedding). */
   drop(binding: VectorBinding): boolean {
-    return this.spaces.delete(spaceKey(binding));
+    const key = spaceKey(binding);
+    this.spaces.get(key)?.index.dispose();
+    return this.spaces.delete(key);
+  }
+
+  /** Closes the files every space reads rows from (the state is being let go). */
+  dispose(): void {
+    for (const space of this.spaces.values()) space.index.dispose();
   }
 
   summary(): Array<VectorBinding & { vectors: number; index: AnnStatus }> {

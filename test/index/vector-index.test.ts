@@ -351,3 +351,61 @@ describe("VectorIndex bulk load (exportRows → fromRows)", () => {
     expect(() => VectorIndex.fromRows(dim, Int32Array.of(-1), rows.subarray(0, dim))).toThrow("docs[0] = -1");
   });
 });
+
+describe("VectorIndex rows read from a file (pageRows)", () => {
+  const dim = 24;
+  /** A RowFile over rows copied out of an index, counting reads and closes. */
+  function rowFile(rows: Float32Array) {
+    const file = {
+      reads: 0,
+      closed: 0,
+      read(slot: number, into: Float32Array) {
+        file.reads++;
+        into.set(rows.subarray(slot * dim, (slot + 1) * dim));
+      },
+      close() {
+        file.closed++;
+      },
+    };
+    return file;
+  }
+
+  it("answers from the file exactly as from memory, moves a replaced row back to memory, and closes a file no live doc reads", () => {
+    const random = seededRandom(11);
+    const index = new VectorIndex(dim);
+    const twin = new VectorIndex(dim);
+    for (let doc = 0; doc < 300; doc++) {
+      const vector = randomVector(random, dim);
+      index.set(doc, vector);
+      twin.set(doc, vector);
+    }
+    const queries = Array.from({ length: 20 }, () => randomVector(random, dim));
+    const answers = (i: VectorIndex) => queries.map((q) => i.search(q, 7));
+    const low = Int32Array.from({ length: 150 }, (_, i) => i);
+    const high = Int32Array.from({ length: 150 }, (_, i) => 150 + i);
+    const [lowFile, highFile] = [rowFile(index.readRows(low)), rowFile(index.readRows(high))];
+    index.pageRows(lowFile, low);
+    index.pageRows(highFile, high);
+    expect(index.rowFootprint()).toEqual({ memoryBytes: 0, files: 2 });
+    expect(answers(index)).toEqual(answers(twin));
+    expect(lowFile.reads + highFile.reads).toBeGreaterThan(0);
+    expect(index.vectorOf(3)).toEqual(twin.vectorOf(3));
+
+    // A replaced row is kept in memory again; its old slot is never read.
+    const replacement = randomVector(random, dim);
+    index.set(3, replacement);
+    twin.set(3, replacement);
+    expect(index.rowFootprint().memoryBytes).toBeGreaterThan(0);
+    expect(answers(index)).toEqual(answers(twin));
+
+    // Forgetting every doc the low file holds (but doc 3, now in memory) lets it go at settle; the high file stays.
+    for (let doc = 0; doc < 150; doc++) if (doc !== 3) [index, twin].forEach((i) => i.remove(doc));
+    index.settleRows();
+    expect([lowFile.closed, highFile.closed]).toEqual([1, 0]);
+    expect(index.rowFootprint().files).toBe(1);
+    expect(answers(index)).toEqual(answers(twin));
+    index.dispose();
+    expect([lowFile.closed, highFile.closed]).toEqual([1, 1]);
+    expect(index.disposed).toBe(true);
+  });
+});

@@ -1,0 +1,141 @@
+// Where a vector index keeps its f32 unit rows. A row written since the last checkpoint lives in memory, in
+// pages of PAGE_ROWS docs; a row a checkpoint holds is read back from that checkpoint's file when a search
+// re-scores it (a few dozen rows a search), so the rows of a large store do not all stay in RAM.
+// The int8 codes that bound every score stay in memory (quantize.ts): only exact scores read rows.
+
+/** A file of rows of one index's dimension, row `slot` at a fixed place. */
+export interface RowFile {
+  /** Reads row `slot` into `into`, which has the index's dimension. */
+  read(slot: number, into: Float32Array): void;
+  close(): void;
+}
+
+const PAGE_ROWS = 4096;
+// where[doc]: no row, a row in memory, or (FIRST_FILE and up) the id of the file that holds it.
+const NO_ROW = 0;
+const IN_MEMORY = 1;
+const FIRST_FILE = 2;
+
+export class RowPages {
+  private pages: Array<Float32Array | undefined> = [];
+  private where = new Int32Array(0);
+  private slot = new Int32Array(0);
+  private files = new Map<number, RowFile>();
+  private nextFile = FIRST_FILE;
+  private readonly scratch: Float32Array;
+
+  constructor(private readonly dim: number) {
+    this.scratch = new Float32Array(dim);
+  }
+
+  reserve(rows: number): void {
+    if (rows <= this.where.length) return;
+    const where = new Int32Array(rows);
+    where.set(this.where);
+    this.where = where;
+    const slot = new Int32Array(rows);
+    slot.set(this.slot);
+    this.slot = slot;
+  }
+
+  has(doc: number): boolean {
+    return doc >= 0 && doc < this.where.length && this.where[doc] !== NO_ROW;
+  }
+
+  /** Stores `row` (dim values) as doc's row in memory; returns the stored copy, valid until settle(). */
+  write(doc: number, row: Float32Array | Float64Array): Float32Array {
+    const dim = this.dim;
+    const page = Math.floor(doc / PAGE_ROWS);
+    const memory = (this.pages[page] ??= new Float32Array(PAGE_ROWS * dim));
+    const at = (doc - page * PAGE_ROWS) * dim;
+    memory.set(row, at);
+    this.where[doc] = IN_MEMORY;
+    return memory.subarray(at, at + dim);
+  }
+
+  /** Doc has no row from now on (a load that failed); settle() frees the memory. */
+  forget(doc: number): void {
+    if (this.has(doc)) this.where[doc] = NO_ROW;
+  }
+
+  /**
+   * Doc's row: a view of memory, or read from its file into a scratch row that the next row() call reuses.
+   * Throws for a doc without a row.
+   */
+  row(doc: number): Float32Array {
+    const where = doc >= 0 && doc < this.where.length ? this.where[doc] : NO_ROW;
+    if (where === IN_MEMORY) {
+      const page = Math.floor(doc / PAGE_ROWS);
+      const at = (doc - page * PAGE_ROWS) * this.dim;
+      return this.pages[page]!.subarray(at, at + this.dim);
+    }
+    const file = this.files.get(where);
+    if (!file) throw new Error(`doc ${doc} has no stored row`);
+    file.read(this.slot[doc], this.scratch);
+    return this.scratch;
+  }
+
+  /**
+   * Reads rows from `file` from now on: row `slot` of it is the row of docs[slot], which must equal what
+   * this index holds for that doc (the caller wrote the file from it). Docs without a row are skipped. The
+   * memory and the files that no live doc needs any more are let go by settle().
+   */
+  page(file: RowFile, docs: Int32Array): void {
+    const id = this.nextFile++;
+    this.files.set(id, file);
+    const touched = new Set<number>();
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i];
+      if (!this.has(doc)) continue;
+      this.where[doc] = id;
+      this.slot[doc] = i;
+      touched.add(Math.floor(doc / PAGE_ROWS));
+    }
+    // A page none of whose rows is in memory any more goes now (a store being opened pages a part at a time).
+    for (const page of touched) {
+      let inMemory = false;
+      for (let doc = page * PAGE_ROWS, end = Math.min(this.where.length, doc + PAGE_ROWS); doc < end && !inMemory; doc++) inMemory = this.where[doc] === IN_MEMORY;
+      if (!inMemory) this.pages[page] = undefined;
+    }
+  }
+
+  /**
+   * Drops what no doc that is live now reads: the rows of docs no longer live, the memory pages left without
+   * a row, the files left without one (closed). Rows read until now by anyone (a checkpoint writing) must not
+   * be needed after this.
+   */
+  settle(live: Uint8Array, end: number): void {
+    const used = new Set<number>();
+    const held = new Uint8Array(this.pages.length);
+    for (let doc = 0; doc < this.where.length; doc++) {
+      const where = this.where[doc];
+      if (where === NO_ROW) continue;
+      if (doc >= end || live[doc] !== 1) this.where[doc] = NO_ROW;
+      else if (where === IN_MEMORY) held[Math.floor(doc / PAGE_ROWS)] = 1;
+      else used.add(where);
+    }
+    this.pages.forEach((page, i) => {
+      if (page && held[i] === 0) this.pages[i] = undefined;
+    });
+    for (const [id, file] of this.files) {
+      if (used.has(id)) continue;
+      this.files.delete(id);
+      file.close();
+    }
+  }
+
+  /** Bytes of rows held in memory, and how many files rows are read from. */
+  footprint(): { memoryBytes: number; files: number } {
+    const pages = this.pages.filter((page) => page !== undefined).length;
+    return { memoryBytes: pages * PAGE_ROWS * this.dim * 4, files: this.files.size };
+  }
+
+  /** Closes every file; the rows are gone. */
+  dispose(): void {
+    for (const file of this.files.values()) file.close();
+    this.files.clear();
+    this.pages = [];
+    this.where = new Int32Array(0);
+    this.slot = new Int32Array(0);
+  }
+}

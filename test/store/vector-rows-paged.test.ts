@@ -1,0 +1,146 @@
+// Vector rows read from the checkpoint (issue 18, item 3): once a checkpoint holds a vector's f32 row, the
+// index reads it from that part when a search re-scores it instead of keeping it in memory. Answers must
+// not change, the memory must go, and no part file may stay open after the index lets go of it (a
+// replaced checkpoint's parts, a compaction, close).
+import fs from "node:fs";
+import path from "node:path";
+import { type Manifest, manifestParts } from "../../bridge/store/checkpoint-format";
+import type { MemoryStore, StoreOptions } from "../../bridge/store/memory-store";
+import { copyDataDir, observe, openAt, RECORDS, touchEarlier, writeHistory } from "./checkpoint-fixtures";
+import { tempDir } from "./helpers";
+
+const SEGMENT = 16;
+const options = (pageRows: boolean): Partial<StoreOptions> => ({ checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: SEGMENT, pageRows } });
+const readManifest = (dataDir: string): Manifest => JSON.parse(fs.readFileSync(path.join(dataDir, "checkpoint", "manifest.json"), "utf8"));
+const footprints = (store: MemoryStore) => store.vectors.list().map((space) => ({ model: space.model, ...space.index.rowFootprint() }));
+const vectorPartsOf = (manifest: Manifest, model: string) =>
+  manifest.vector_spaces.find((space) => space.model === model)!.segments.filter((segment) => segment !== null).map((segment) => segment!.part.file);
+
+/** The files under `dir` this process holds open (Linux: /proc/self/fd), as names relative to `dir`; "(deleted)" marks a removed one. */
+function openFilesUnder(dir: string): string[] {
+  const open: string[] = [];
+  for (const fd of fs.readdirSync("/proc/self/fd")) {
+    let target: string;
+    try {
+      target = fs.readlinkSync(path.join("/proc/self/fd", fd));
+    } catch {
+      continue;
+    }
+    if (target.startsWith(dir + path.sep)) open.push(path.relative(dir, target));
+  }
+  return open.sort();
+}
+const linux = process.platform === "linux" ? it : it.skip;
+
+describe("vector rows read from the checkpoint", () => {
+  it("a store opened from its checkpoint keeps no rows in memory and answers as one that keeps them all", () => {
+    const dataDir = tempDir("rows-paged-");
+    const writer = openAt(dataDir, options(true));
+    writeHistory(writer, 0, 200);
+    writer.checkpoint();
+    writer.close();
+    const manifest = readManifest(dataDir);
+
+    const paged = openAt(copyDataDir(dataDir), options(true));
+    const inMemory = openAt(copyDataDir(dataDir), options(false));
+    try {
+      expect(observe(paged)).toEqual(observe(inMemory));
+      // One open file per vector part, nothing in memory; the store told to keep rows keeps them all.
+      expect(footprints(paged)).toEqual(paged.vectors.list().map((space) => ({ model: space.model, memoryBytes: 0, files: vectorPartsOf(manifest, space.model).length })));
+      expect(footprints(inMemory).every((space) => space.memoryBytes > 0 && space.files === 0)).toBe(true);
+
+      // New rows live in memory until a checkpoint holds them; then they are read from its new parts.
+      for (const store of [paged, inMemory]) {
+        store.importRecords(RECORDS.slice(200, 230));
+        touchEarlier(store, 0, 200);
+      }
+      expect(observe(paged)).toEqual(observe(inMemory));
+      expect(footprints(paged).find((space) => space.model === "m8")!.memoryBytes).toBeGreaterThan(0);
+      expect(paged.checkpoint()).toHaveProperty("parts_written");
+      inMemory.checkpoint();
+      expect(observe(paged)).toEqual(observe(inMemory));
+      const after = readManifest(paged.dataDir);
+      expect(footprints(paged)).toEqual(paged.vectors.list().map((space) => ({ model: space.model, memoryBytes: 0, files: vectorPartsOf(after, space.model).length })));
+    } finally {
+      paged.close();
+      inMemory.close();
+    }
+  });
+
+  linux("holds open exactly the vector parts the newest checkpoint names, and nothing after a compaction or close", () => {
+    const dataDir = tempDir("rows-paged-fd-");
+    const store = openAt(dataDir, options(true));
+    const reference = openAt(tempDir("rows-paged-fd-ref-"), options(false));
+    const openParts = () => openFilesUnder(dataDir).filter((file) => file.startsWith("checkpoint"));
+    const vectorParts = () => {
+      if (!fs.existsSync(path.join(dataDir, "checkpoint", "manifest.json"))) return [];
+      return manifestParts(readManifest(dataDir)).map((part) => path.join("checkpoint", part.file)).filter((file) => file.includes(".vectors-")).sort();
+    };
+    try {
+      for (const s of [store, reference]) {
+        writeHistory(s, 0, 120);
+        s.checkpoint();
+      }
+      expect(vectorParts().length).toBeGreaterThan(4);
+      expect(openParts()).toEqual(vectorParts());
+
+      // An incremental checkpoint rewrites some segments: the index moves to their new parts and closes
+      // the old ones before they are removed (none is held open deleted).
+      for (const s of [store, reference]) {
+        s.importRecords(RECORDS.slice(120, 150));
+        touchEarlier(s, 0, 120);
+        s.checkpoint();
+      }
+      expect(openParts()).toEqual(vectorParts());
+      expect(observe(store)).toEqual(observe(reference));
+
+      // A compaction removes the checkpoint; its parts are let go at the switch, and the checkpoint it takes
+      // after is read from then on.
+      for (const s of [store, reference]) s.compact();
+      expect(openParts()).toEqual(vectorParts());
+      expect(openParts().every((file) => !file.endsWith("(deleted)"))).toBe(true);
+      expect(observe(store)).toEqual(observe(reference));
+    } finally {
+      store.close();
+      reference.close();
+    }
+    expect(openFilesUnder(dataDir)).toEqual([]);
+  });
+
+  it("a checkpoint in steps reads the rows of docs forgotten meanwhile, and the reopened store equals a full replay", () => {
+    const dataDir = tempDir("rows-paged-steps-");
+    const paged = openAt(dataDir, options(true));
+    const reference = openAt(tempDir("rows-paged-ref-"), options(false));
+    try {
+      for (const store of [paged, reference]) {
+        writeHistory(store, 0, 150);
+        store.checkpoint();
+        store.importRecords(RECORDS.slice(150, 200));
+      }
+      // Step the paged store's checkpoint one step at a time; between steps, forget docs whose rows it has
+      // still to write, on both stores: segment 9 (docs 144 to 159) has rows in a part and in memory.
+      let outcome = paged.checkpointInSteps(0);
+      const victims = RECORDS.slice(144, 200).map((r) => r.id as string).filter((id, i) => i % 3 === 0 && paged.get(id));
+      expect(victims.length).toBeGreaterThan(10);
+      for (let step = 0; outcome === undefined; step++) {
+        const victim = victims[step];
+        if (victim) for (const store of [paged, reference]) store.forget(victim);
+        expect(observe(paged)).toEqual(observe(reference));
+        outcome = paged.checkpointInSteps(0);
+      }
+      expect(outcome).toHaveProperty("parts_written");
+      expect(observe(paged)).toEqual(observe(reference));
+    } finally {
+      paged.close();
+      reference.close();
+    }
+    const reopened = openAt(copyDataDir(dataDir), options(true));
+    const replayed = openAt(copyDataDir(dataDir, { withCheckpoint: false }), options(false));
+    try {
+      expect(observe(reopened)).toEqual(observe(replayed));
+    } finally {
+      reopened.close();
+      replayed.close();
+    }
+  });
+});
