@@ -4,7 +4,8 @@
 // vectors are given). Above flat_max_records (default 200,000) the approximate index is built first
 // (timed) and dense recall@10 is measured against an exact scan of the same store. What the import left
 // in the lexical index's delta is re-packed first, in slices, as the store does between requests (timed).
-// --reopen also times a checkpoint and re-opening the store (bench/store-open.ts).
+// --reopen also times a checkpoint and re-opening the store (bench/store-open.ts), and the searches and RSS
+// of the store opened from that checkpoint in a fresh process (--rows-in-memory: once more with pageRows off).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,7 +13,7 @@ import { MemoryStore } from "../bridge/store/memory-store";
 import type { SearchRequest } from "../bridge/store/search";
 import { parseSearchRequest } from "../bridge/store/search-request";
 import { argValue, machineInfo, percentile } from "./stats";
-import { type CheckpointFigures, printOpenFigures, timeCheckpoint, timeOpen } from "./store-open";
+import { type CheckpointFigures, printOpenFigures, printReopenedFigures, runReopenedChild, timeCheckpoint, timeOpen, timeReopened } from "./store-open";
 import { FLAT_MAX_RECORDS } from "../bridge/index/ann-defaults";
 import { SyntheticCorpus, syntheticBatches, type SyntheticQuery, type VectorShape } from "./synthetic-corpus";
 
@@ -26,11 +27,17 @@ function time(fn: () => void, samples: number[]): void {
 }
 
 function main(argv: string[]): void {
+  if (runReopenedChild(argv)) return;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-search-"));
   try {
     // In its own function so the first store is garbage before the re-open is timed.
-    const { result, written, request } = measureSearch(argv, dataDir);
+    const { result, written, request, queries } = measureSearch(argv, dataDir);
     if (written) {
+      // Searches and memory as a user's bridge has them: opened from the checkpoint in a fresh process.
+      const reopened = [timeReopened(dataDir, queries, WARMUP, true)];
+      if (argv.includes("--rows-in-memory")) reopened.push(timeReopened(dataDir, queries, WARMUP, false));
+      reopened.forEach(printReopenedFigures);
+      Object.assign(result, { reopened });
       const opened = timeOpen(dataDir, request);
       printOpenFigures(written, opened);
       Object.assign(result, { checkpoint: written, open: opened });
@@ -41,7 +48,7 @@ function main(argv: string[]): void {
   }
 }
 
-function measureSearch(argv: string[], dataDir: string): { result: Record<string, unknown>; written?: CheckpointFigures; request: SearchRequest } {
+function measureSearch(argv: string[], dataDir: string): { result: Record<string, unknown>; written?: CheckpointFigures; request: SearchRequest; queries: SyntheticQuery[] } {
   const records = argValue(argv, "records", 10_000);
   const queryCount = argValue(argv, "queries", 200);
   const flatMaxRecords = argValue(argv, "flat-max", FLAT_MAX_RECORDS);
@@ -110,7 +117,7 @@ function measureSearch(argv: string[], dataDir: string): { result: Record<string
       const query = queries[i % queries.length];
       return { id: `extra-${i}`, text: `${query.text} extra ${i}`, source_type: "user_message", timestamp_ms: 1_800_000_000_000 + i, embedding: embedding(query.vector) };
     };
-    return { result, written: argv.includes("--reopen") ? timeCheckpoint(store, extra) : undefined, request };
+    return { result, written: argv.includes("--reopen") ? timeCheckpoint(store, extra) : undefined, request, queries };
   } finally {
     store.close();
   }

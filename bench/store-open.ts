@@ -1,10 +1,14 @@
 // Store start-up at scale (`npm run bench:search -- --records N --reopen`): times writing a checkpoint of
 // the benchmark store, then open + first hybrid search from that checkpoint and from a full journal replay.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { CHECKPOINT_SLICE_MS, MemoryStore } from "../bridge/store/memory-store";
 import type { SearchRequest } from "../bridge/store/search";
+import { parseSearchRequest } from "../bridge/store/search-request";
 import type { CheckpointWritten } from "../bridge/store/checkpoint";
+import { percentile } from "./stats";
+import type { SyntheticQuery } from "./synthetic-corpus";
 
 export interface CheckpointFigures {
   /** The first checkpoint, written whole in steps of CHECKPOINT_SLICE_MS as the bridge writes it. */
@@ -124,4 +128,100 @@ export function printOpenFigures(written: CheckpointFigures, opened: { checkpoin
   for (const [name, figures] of Object.entries(opened)) {
     console.log(`open from ${name.padEnd(10)} ${figures.open_ms} ms + first hybrid search ${figures.first_search_ms} ms (${figures.entries_replayed} entries replayed)`);
   }
+}
+
+/** Searches and memory of a store opened from its checkpoint in a fresh process, as a user's bridge runs it. */
+export interface ReopenedFigures {
+  /** Whether the vector rows were read from the checkpoint's parts (pageRows) or kept in memory. */
+  rows: "paged" | "in_memory";
+  open_ms: number;
+  lexical: { p50_ms: number; p95_ms: number };
+  dense: { p50_ms: number; p95_ms: number };
+  hybrid: { p50_ms: number; p95_ms: number };
+  /** After a full GC, once the searches ran. */
+  rss_mib: number;
+  heap_used_mib: number;
+  /** Typed arrays and other memory outside the V8 heap (the codes, lists, BM25 postings, rows kept). */
+  external_mib: number;
+  rows_in_memory_mib: number;
+  row_files: number;
+}
+
+const OPEN_CHILD_FLAG = "--open-child";
+
+/**
+ * Runs measureReopened in a child process of this very script (the same Node flags), so that the memory the
+ * benchmark store held is not counted: `queries` are passed in a file beside the data directory.
+ */
+export function timeReopened(dataDir: string, queries: SyntheticQuery[], warmup: number, pageRows: boolean): ReopenedFigures {
+  const file = `${dataDir}.queries.json`;
+  fs.writeFileSync(file, JSON.stringify({ queries, warmup, pageRows }));
+  try {
+    const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1], OPEN_CHILD_FLAG, dataDir, file], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 24 });
+    if (child.status !== 0) throw new Error(`bench: the re-open child exited with ${child.status ?? child.signal}`);
+    return JSON.parse(child.stdout.trim().split("\n").pop()!) as ReopenedFigures;
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+/** In the child: `argv` holds OPEN_CHILD_FLAG, the data directory and the queries file. Returns false when not the child. */
+export function runReopenedChild(argv: string[]): boolean {
+  const at = argv.indexOf(OPEN_CHILD_FLAG);
+  if (at === -1) return false;
+  const [dataDir, file] = [argv[at + 1], argv[at + 2]];
+  const { queries, warmup, pageRows } = JSON.parse(fs.readFileSync(file, "utf8")) as { queries: SyntheticQuery[]; warmup: number; pageRows: boolean };
+  console.log(JSON.stringify(measureReopened(dataDir, queries, warmup, pageRows)));
+  return true;
+}
+
+function measureReopened(dataDir: string, queries: SyntheticQuery[], warmup: number, pageRows: boolean): ReopenedFigures {
+  const started = performance.now();
+  const store = MemoryStore.open({ dataDir, checkpointOnCloseBytes: Infinity, checkpoint: { pageRows } });
+  const openMs = ms(started, performance.now());
+  try {
+    const embedding = (vector: number[]) => ({ provider: "bench", model: "synthetic-512", vector });
+    const latencies = { lexical: [] as number[], dense: [] as number[], hybrid: [] as number[] };
+    const time = (fn: () => void, samples: number[]) => {
+      const at = performance.now();
+      fn();
+      samples.push(performance.now() - at);
+    };
+    queries.forEach((q, i) => {
+      const keep = i >= warmup;
+      const lexical = parseSearchRequest({ query: q.text, top_k: 10 });
+      const hybrid = parseSearchRequest({ query: q.text, top_k: 10, query_embedding: embedding(q.vector) });
+      time(() => store.search(lexical), keep ? latencies.lexical : []);
+      time(() => store.searchVector(hybrid.queryEmbedding!, 10), keep ? latencies.dense : []);
+      time(() => store.search(hybrid), keep ? latencies.hybrid : []);
+    });
+    const summary = (samples: number[]) => ({ p50_ms: percentile(samples, 50), p95_ms: percentile(samples, 95) });
+    global.gc?.();
+    const memory = process.memoryUsage();
+    const rows = store.vectors.list().reduce((sum, space) => {
+      const { memoryBytes, files } = space.index.rowFootprint();
+      return { bytes: sum.bytes + memoryBytes, files: sum.files + files };
+    }, { bytes: 0, files: 0 });
+    const toMib = (bytes: number) => Math.round(bytes / 2 ** 20);
+    return {
+      rows: pageRows ? "paged" : "in_memory",
+      open_ms: openMs,
+      lexical: summary(latencies.lexical),
+      dense: summary(latencies.dense),
+      hybrid: summary(latencies.hybrid),
+      rss_mib: toMib(memory.rss),
+      heap_used_mib: toMib(memory.heapUsed),
+      external_mib: toMib(memory.external),
+      rows_in_memory_mib: toMib(rows.bytes),
+      row_files: rows.files,
+    };
+  } finally {
+    store.close();
+  }
+}
+
+export function printReopenedFigures(figures: ReopenedFigures): void {
+  const line = (mode: "lexical" | "dense" | "hybrid") => `${mode} ${figures[mode].p50_ms.toFixed(2)} / ${figures[mode].p95_ms.toFixed(2)}`;
+  console.log(`re-opened (rows ${figures.rows}) in ${figures.open_ms} ms · p50 / p95 ms: ${line("lexical")}, ${line("dense")}, ${line("hybrid")}`);
+  console.log(`  RSS ${figures.rss_mib} MiB (heap ${figures.heap_used_mib}, external ${figures.external_mib}; rows in memory ${figures.rows_in_memory_mib} MiB, ${figures.row_files} row files)`);
 }

@@ -5,7 +5,7 @@
 
 /** A file of rows of one index's dimension, row `slot` at a fixed place. */
 export interface RowFile {
-  /** Reads row `slot` into `into`, which has the index's dimension. */
+  /** Reads the rows from `slot` on into `into` (a whole number of rows of the index's dimension). */
   read(slot: number, into: Float32Array): void;
   close(): void;
 }
@@ -73,6 +73,27 @@ export class RowPages {
     if (!file) throw new Error(`doc ${doc} has no stored row`);
     file.read(this.slot[doc], this.scratch);
     return this.scratch;
+  }
+
+  /**
+   * Copies the rows of `docs` into `out`, joined in order; consecutive rows of one file are read at once (a
+   * checkpoint rewriting a segment reads its 4,096 rows in a handful of reads). Throws for a doc without a row.
+   */
+  readRows(docs: Int32Array, out: Float32Array): void {
+    const dim = this.dim;
+    for (let i = 0; i < docs.length; ) {
+      const doc = docs[i];
+      const where = this.has(doc) ? this.where[doc] : NO_ROW;
+      if (where !== IN_MEMORY && where !== NO_ROW) {
+        let run = 1;
+        while (i + run < docs.length && this.has(docs[i + run]) && this.where[docs[i + run]] === where && this.slot[docs[i + run]] === this.slot[doc] + run) run++;
+        this.files.get(where)!.read(this.slot[doc], out.subarray(i * dim, (i + run) * dim));
+        i += run;
+      } else {
+        out.set(this.row(doc), i * dim);
+        i++;
+      }
+    }
   }
 
   /**

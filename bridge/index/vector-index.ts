@@ -276,7 +276,7 @@ export class VectorIndex {
   readRows(docs: Int32Array): Float32Array {
     const dim = this.dimension;
     const out = new Float32Array(docs.length * dim);
-    for (let i = 0; i < docs.length; i++) out.set(this.rows.row(docs[i]), i * dim);
+    this.rows.readRows(docs, out);
     return out;
   }
 

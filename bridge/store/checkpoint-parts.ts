@@ -132,10 +132,14 @@ export function openVectorRows(file: string, dim: number, count: number): RowFil
   let open = true;
   return {
     read(slot: number, into: Float32Array): void {
-      if (!(slot >= 0 && slot < count) || into.length !== dim) throw new Error(`row ${slot} of a vector part of ${count} rows of ${dim} cannot be read into ${into.length} values`);
-      const bytes = new Uint8Array(into.buffer, into.byteOffset, rowBytes);
-      const read = fs.readSync(fd, bytes, 0, rowBytes, rowsAt + slot * rowBytes);
-      if (read !== rowBytes) throw new Error(`the vector part ${file} ends before row ${slot} (read ${read} of ${rowBytes} bytes)`);
+      const rows = into.length / dim;
+      if (!(Number.isInteger(rows) && rows >= 1 && slot >= 0 && slot + rows <= count)) throw new Error(`rows ${slot} to ${slot + rows} of a vector part of ${count} rows of ${dim} cannot be read into ${into.length} values`);
+      const bytes = new Uint8Array(into.buffer, into.byteOffset, into.byteLength);
+      for (let done = 0; done < bytes.length; ) {
+        const read = fs.readSync(fd, bytes, done, bytes.length - done, rowsAt + slot * rowBytes + done);
+        if (read === 0) throw new Error(`the vector part ${file} ends before row ${slot + rows} (read ${done} of ${bytes.length} bytes)`);
+        done += read;
+      }
     },
     close(): void {
       if (open) fs.closeSync(fd);

@@ -420,13 +420,15 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
       docs.forEach((doc, i) => {
         // The binding that keeps a vector from being served for text it did not embed.
         if (records[doc]?.content_hash !== hashes[i]) throw new CheckpointRejected(`the vector of doc ${doc} is not bound to that doc's text`);
-        contentHashByDoc.set(doc, hashes[i]);
+        // The record's own string (equal, just checked): a second copy of a million hashes is ~90 MB.
+        contentHashByDoc.set(doc, records[doc]!.content_hash);
       });
       // A part at a time, read from its file from then on: the rows of a million vectors are never all in memory.
       index.appendRows(docs, rows);
       const file = pageRows ? openVectorRows(path.join(dir, segment.part.file), space.dim, segment.vectors) : undefined;
       if (file) index.pageRows(file, docs);
-      docLists.push(docs);
+      // A copy: `docs` is a view of the part's bytes, and keeping it would keep the whole part (rows included) in memory.
+      docLists.push(docs.slice());
       return { vectors: segment.vectors, part: segment.part };
     });
     if (index.size !== space.vectors) throw new CheckpointRejected(`the vector parts of ${space.provider}/${space.model} hold ${index.size} vectors; the manifest says ${space.vectors}`);

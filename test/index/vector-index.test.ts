@@ -361,7 +361,7 @@ describe("VectorIndex rows read from a file (pageRows)", () => {
       closed: 0,
       read(slot: number, into: Float32Array) {
         file.reads++;
-        into.set(rows.subarray(slot * dim, (slot + 1) * dim));
+        into.set(rows.subarray(slot * dim, slot * dim + into.length));
       },
       close() {
         file.closed++;
@@ -397,6 +397,12 @@ describe("VectorIndex rows read from a file (pageRows)", () => {
     twin.set(3, replacement);
     expect(index.rowFootprint().memoryBytes).toBeGreaterThan(0);
     expect(answers(index)).toEqual(answers(twin));
+    // Rows copied out for a checkpoint: each run of consecutive slots of one file in one read (doc 3, in
+    // memory again, splits the low file's run in two).
+    const all = Int32Array.from({ length: 300 }, (_, i) => i);
+    const reads = lowFile.reads + highFile.reads;
+    expect(index.readRows(all)).toEqual(twin.readRows(all));
+    expect(lowFile.reads + highFile.reads - reads).toBe(3);
 
     // Forgetting every doc the low file holds (but doc 3, now in memory) lets it go at settle; the high file stays.
     for (let doc = 0; doc < 150; doc++) if (doc !== 3) [index, twin].forEach((i) => i.remove(doc));
