@@ -5,7 +5,7 @@
 // (timed) and dense recall@10 is measured against an exact scan of the same store. What the import left
 // in the lexical index's delta is re-packed first, in slices, as the store does between requests (timed).
 // --reopen also times a checkpoint and re-opening the store (bench/store-open.ts), and the searches and RSS
-// of the store opened from that checkpoint in a fresh process (--rows-in-memory: once more with pageRows off).
+// of the store opened from that checkpoint in a fresh process (--rows-in-memory: once more with every row kept in memory).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -10,7 +10,7 @@ import { copyDataDir, observe, openAt, RECORDS, touchEarlier, writeHistory } fro
 import { tempDir } from "./helpers";
 
 const SEGMENT = 16;
-const options = (pageRows: boolean): Partial<StoreOptions> => ({ checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: SEGMENT, pageRows } });
+const options = (pageRows: boolean): Partial<StoreOptions> => ({ checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: SEGMENT, rowsInMemoryMax: pageRows ? 0 : Infinity } });
 const readManifest = (dataDir: string): Manifest => JSON.parse(fs.readFileSync(path.join(dataDir, "checkpoint", "manifest.json"), "utf8"));
 const footprints = (store: MemoryStore) => store.vectors.list().map((space) => ({ model: space.model, ...space.index.rowFootprint() }));
 const vectorPartsOf = (manifest: Manifest, model: string) =>
@@ -143,4 +143,36 @@ describe("vector rows read from the checkpoint", () => {
       replayed.close();
     }
   });
+
+  it("keeps the rows of a space at or under rowsInMemoryMax in memory, and reads a larger one's back; a space that shrinks under it stays read back", () => {
+    const dataDir = tempDir("rows-paged-limit-");
+    const limit = (max: number): Partial<StoreOptions> => ({ checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: SEGMENT, rowsInMemoryMax: max } });
+    const writer = openAt(dataDir, limit(Infinity));
+    writeHistory(writer, 0, 200);
+    writer.checkpoint();
+    writer.close();
+    const sizesOf = (store: MemoryStore): Record<string, number> => Object.fromEntries(store.vectors.list().map((space) => [space.model, space.index.size]));
+    const probe = openAt(copyDataDir(dataDir), limit(Infinity));
+    const sizes = sizesOf(probe);
+    probe.close();
+    expect(sizes.m8).toBeGreaterThan(sizes.m3);
+    // The limit between the two spaces: the small one keeps its rows, the large one reads them back.
+    const store = openAt(copyDataDir(dataDir), limit(sizes.m3));
+    try {
+      const byModel = () => Object.fromEntries(footprints(store).map((space) => [space.model, space.files > 0 && space.memoryBytes === 0]));
+      expect(byModel()).toEqual({ m8: true, m3: false });
+      // The large space shrinks to the limit: its next checkpoint still reads its rows back.
+      for (const id of RECORDS.map((r) => r.id as string)) if (sizesOf(store).m8 > sizes.m3 && store.get(id)) store.forget(id);
+      store.checkpoint();
+      expect(sizesOf(store).m8).toBeLessThanOrEqual(sizes.m3);
+      expect(byModel()).toEqual({ m8: true, m3: false });
+      // Read from the new parts, not from the ones the checkpoint replaced (removed: on Linux still open).
+      expect(footprints(store).find((space) => space.model === "m8")!.files).toBe(vectorPartsOf(readManifest(store.dataDir), "m8").length);
+      if (process.platform === "linux") expect(openFilesUnder(store.dataDir).filter((file) => file.endsWith("(deleted)"))).toEqual([]);
+    } finally {
+      store.close();
+    }
+    expect(() => openAt(copyDataDir(dataDir), limit(-1))).toThrow("checkpoint.rowsInMemoryMax must be a number of vectors, 0 or more (or Infinity), got -1");
+  });
 });
+
