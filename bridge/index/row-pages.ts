@@ -120,6 +120,16 @@ export class RowPages {
     }
   }
 
+  /** Rows of docs loaded from `file` that were never in memory (an open): row i of it is the row of docs[i]. */
+  attach(file: RowFile, docs: Int32Array): void {
+    const id = this.nextFile++;
+    this.files.set(id, file);
+    for (let i = 0; i < docs.length; i++) {
+      this.where[docs[i]] = id;
+      this.slot[docs[i]] = i;
+    }
+  }
+
   /**
    * Drops what no doc that is live now reads: the rows of docs no longer live, the memory pages left without
    * a row, the files left without one (closed). Rows read until now by anyone (a checkpoint writing) must not

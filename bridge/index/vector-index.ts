@@ -195,15 +195,28 @@ export class VectorIndex {
   }
 
   /**
-   * fromRows for an index being loaded a part at a time: `docs` must come after every doc it holds. On an
-   * error nothing of this call is kept.
+   * fromRows for an index being loaded a part at a time: `docs` must come after every doc it holds. With
+   * `file` (the same rows, row i of it for docs[i]; closed on an error) the rows are read from it from now
+   * on and never copied into memory. On an error nothing of this call is kept.
    */
-  appendRows(docs: Int32Array, rows: Float32Array | readonly Float32Array[]): void {
+  appendRows(docs: Int32Array, rows: Float32Array | readonly Float32Array[], file?: RowFile): void {
+    try {
+      this.appendChecked(docs, rows, file);
+    } catch (error) {
+      file?.close();
+      throw error;
+    }
+  }
+
+  private appendChecked(docs: Int32Array, rows: Float32Array | readonly Float32Array[], file: RowFile | undefined): void {
     const dim = this.dimension;
     const runs = Array.isArray(rows) ? rows : [rows as Float32Array];
     const values = runs.reduce((sum, run) => sum + run.length, 0);
     if (values !== docs.length * dim || runs.some((run) => run.length % dim !== 0)) throw new Error(`fromRows: ${values} values do not make ${docs.length} rows of ${dim}`);
-    if (docs.length === 0) return;
+    if (docs.length === 0) {
+      file?.close();
+      return;
+    }
     for (let i = 0; i < docs.length; i++) {
       const doc = docs[i];
       if (!(doc >= (i === 0 ? this.end : docs[i - 1] + 1))) throw new Error(`fromRows: docs must be non-negative and strictly increasing (docs[${i}] = ${doc})`);
@@ -212,13 +225,14 @@ export class VectorIndex {
     for (let i = 0, run = 0, at = 0; i < docs.length; i++, at += dim) {
       const doc = docs[i];
       while (at === runs[run].length) [run, at] = [run + 1, 0];
-      const row = this.rows.write(doc, runs[run].subarray(at, at + dim));
-      const norm = Math.sqrt(this.codes.encode(doc, row, 0));
+      // The codes straight from the rows given, or from the copy in memory: the same values either way.
+      const norm = Math.sqrt(file ? this.codes.encode(doc, runs[run], at) : this.codes.encode(doc, this.rows.write(doc, runs[run].subarray(at, at + dim)), 0));
       if (!(Math.abs(norm - 1) <= UNIT_TOLERANCE)) {
-        for (let j = 0; j <= i; j++) this.rows.forget(docs[j]);
+        if (!file) for (let j = 0; j <= i; j++) this.rows.forget(docs[j]);
         throw new Error(`fromRows: row ${i} (doc ${doc}) has norm ${norm}, not a stored unit vector`);
       }
     }
+    if (file) this.rows.attach(file, docs);
     for (const doc of docs) this.live[doc] = 1;
     this.count += docs.length;
     this.end = docs[docs.length - 1] + 1;

@@ -104,7 +104,32 @@ export function encodeVectorPart(dim: number, { docs, hashes, rows }: Omit<Vecto
   return [header, littleEndianBytes(docs), digests, ...(Array.isArray(rows) ? rows : [rows]).map(littleEndianBytes)];
 }
 
-export function decodeVectorPart(bytes: Buffer, dim: number, count: number): VectorRows {
+/** A decoded vector part: the content hashes as their 32-byte digests, compared with boundTo (no string per doc). */
+export interface DecodedVectorPart {
+  docs: Int32Array;
+  digests: Buffer;
+  rows: Float32Array;
+}
+
+/** Whether row i of a decoded part is bound to `contentHash` ("sha256:" and 64 lowercase hex digits). */
+export function boundTo(part: DecodedVectorPart, i: number, contentHash: string): boolean {
+  if (contentHash.length !== HASH_PREFIX.length + 2 * DIGEST_BYTES || !contentHash.startsWith(HASH_PREFIX)) return false;
+  const at = i * DIGEST_BYTES;
+  for (let j = 0; j < DIGEST_BYTES; j++) {
+    const high = hexValue(contentHash.charCodeAt(HASH_PREFIX.length + 2 * j));
+    const low = hexValue(contentHash.charCodeAt(HASH_PREFIX.length + 2 * j + 1));
+    if (high < 0 || low < 0 || part.digests[at + j] !== high * 16 + low) return false;
+  }
+  return true;
+}
+
+function hexValue(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  if (code >= 97 && code <= 102) return code - 87;
+  return -1;
+}
+
+export function decodeVectorPart(bytes: Buffer, dim: number, count: number): DecodedVectorPart {
   const expected = VECTOR_HEADER_BYTES + count * (4 + DIGEST_BYTES + 4 * dim);
   if (bytes.length !== expected || bytes.toString("latin1", 0, 8) !== VECTOR_MAGIC) throw new CheckpointRejected("a vector part has the wrong size or magic");
   const [version, partDim, partCount] = [8, 12, 16].map((at) => bytes.readUInt32LE(at));
@@ -113,9 +138,9 @@ export function decodeVectorPart(bytes: Buffer, dim: number, count: number): Vec
   }
   const docs = readLittleEndian(bytes, VECTOR_HEADER_BYTES, count, Int32Array);
   const digestsAt = VECTOR_HEADER_BYTES + 4 * count;
-  const hashes = Array.from({ length: count }, (_, i) => HASH_PREFIX + bytes.toString("hex", digestsAt + i * DIGEST_BYTES, digestsAt + (i + 1) * DIGEST_BYTES));
+  const digests = bytes.subarray(digestsAt, digestsAt + count * DIGEST_BYTES);
   const rows = readLittleEndian(bytes, digestsAt + count * DIGEST_BYTES, count * dim, Float32Array);
-  return { docs, hashes, rows };
+  return { docs, digests, rows };
 }
 
 /**

@@ -13,7 +13,7 @@ import { DreamError } from "../protocol/errors";
 import { fingerprintJournal, readPart, writePart, writePartSteps } from "./checkpoint-files";
 import { makeDirectory } from "./make-dir";
 import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, manifestParts, parseManifest, type PartRef, type SpaceEntry } from "./checkpoint-format";
-import { decodeListsPart, decodeRecordPart, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart, openVectorRows } from "./checkpoint-parts";
+import { boundTo, decodeListsPart, decodeRecordPart, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart, openVectorRows } from "./checkpoint-parts";
 import { decodeStatementPart, encodeStatementPart, type StatementImage } from "./checkpoint-statements";
 import { syncDirectory } from "./journal";
 import { statementsAnalyzerId } from "./record-statements";
@@ -431,19 +431,20 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     built.push(index);
     const segments = space.segments.map((segment, s) => {
       if (!segment) return null;
-      const { docs, hashes, rows } = decodeVectorPart(readPart(dir, segment.part, "vector"), space.dim, segment.vectors);
+      const part = decodeVectorPart(readPart(dir, segment.part, "vector"), space.dim, segment.vectors);
+      const { docs, rows } = part;
       const { from, count } = bounds(s);
       if (docs[0] < from || docs[docs.length - 1] >= from + count) throw new CheckpointRejected(`a vector part of segment ${s} holds docs outside it`);
       docs.forEach((doc, i) => {
         // The binding that keeps a vector from being served for text it did not embed.
-        if (records[doc]?.content_hash !== hashes[i]) throw new CheckpointRejected(`the vector of doc ${doc} is not bound to that doc's text`);
-        // The record's own string (equal, just checked): a second copy of a million hashes is ~90 MB.
-        contentHashByDoc.set(doc, records[doc]!.content_hash);
+        const hash = records[doc]?.content_hash;
+        if (hash === undefined || !boundTo(part, i, hash)) throw new CheckpointRejected(`the vector of doc ${doc} is not bound to that doc's text`);
+        contentHashByDoc.set(doc, hash);
       });
-      // A part at a time, read from its file from then on: the rows of a million vectors are never all in memory.
-      index.appendRows(docs, rows);
+      // A part at a time, read from its file from then on (never copied): the rows of a million vectors are
+      // never all in memory.
       const file = space.vectors > inMemoryMax ? openVectorRows(path.join(dir, segment.part.file), space.dim, segment.vectors) : undefined;
-      if (file) index.pageRows(file, docs);
+      index.appendRows(docs, rows, file);
       // A copy: `docs` is a view of the part's bytes, and keeping it would keep the whole part (rows included) in memory.
       docLists.push(docs.slice());
       return { vectors: segment.vectors, part: segment.part };
