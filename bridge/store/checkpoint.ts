@@ -214,7 +214,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
   yield;
 
   for (const job of jobs) yield* job();
-  // Rows were read from the index's memory as the steps went: a vector replaced meanwhile may have been read half old.
+  // Rows were read as the steps went: a vector replaced meanwhile may have been read half old.
   for (const space of spaces) {
     if (space.index.overwrites !== space.overwrites) throw new CheckpointAbandoned(`a vector in ${space.entry.provider}/${space.entry.model} was replaced while the checkpoint was written`);
     if (space.index.disposed) throw new CheckpointAbandoned(`the vector space ${space.entry.provider}/${space.entry.model} was dropped while the checkpoint was written`);
