@@ -11,6 +11,9 @@ export interface RowFile {
 }
 
 const PAGE_ROWS = 4096;
+// A page grows by doubling from this many rows, so a small index of wide vectors (3,072-d: 48 MiB a full
+// page) takes about what its rows need.
+const MIN_PAGE_ROWS = 64;
 // where[doc]: no row, a row in memory, or (FIRST_FILE and up) the id of the file that holds it.
 const NO_ROW = 0;
 const IN_MEMORY = 1;
@@ -42,12 +45,17 @@ export class RowPages {
     return doc >= 0 && doc < this.where.length && this.where[doc] !== NO_ROW;
   }
 
-  /** Stores `row` (dim values) as doc's row in memory; returns the stored copy, valid until settle(). */
+  /** Stores `row` (dim values) as doc's row in memory; returns the stored copy, valid until the next write. */
   write(doc: number, row: Float32Array | Float64Array): Float32Array {
     const dim = this.dim;
     const page = Math.floor(doc / PAGE_ROWS);
-    const memory = (this.pages[page] ??= new Float32Array(PAGE_ROWS * dim));
     const at = (doc - page * PAGE_ROWS) * dim;
+    let memory = this.pages[page];
+    if (memory === undefined || memory.length < at + dim) {
+      const grown = new Float32Array(Math.min(PAGE_ROWS * dim, Math.max(at + dim, 2 * (memory?.length ?? 0), MIN_PAGE_ROWS * dim)));
+      if (memory) grown.set(memory);
+      this.pages[page] = memory = grown;
+    }
     memory.set(row, at);
     this.where[doc] = IN_MEMORY;
     return memory.subarray(at, at + dim);
@@ -157,8 +165,8 @@ export class RowPages {
 
   /** Bytes of rows held in memory, and how many files rows are read from. */
   footprint(): { memoryBytes: number; files: number } {
-    const pages = this.pages.filter((page) => page !== undefined).length;
-    return { memoryBytes: pages * PAGE_ROWS * this.dim * 4, files: this.files.size };
+    const memoryBytes = this.pages.reduce((sum, page) => sum + (page?.byteLength ?? 0), 0);
+    return { memoryBytes, files: this.files.size };
   }
 
   /** Closes every file; the rows are gone. */

@@ -414,4 +414,22 @@ describe("VectorIndex rows read from a file (pageRows)", () => {
     expect([lowFile.closed, highFile.closed]).toEqual([1, 1]);
     expect(index.disposed).toBe(true);
   });
+
+  it("holds about what its rows need in memory: a few wide vectors do not take a whole page", () => {
+    const wide = 3072;
+    const random = seededRandom(5);
+    const index = new VectorIndex(wide);
+    for (let doc = 0; doc < 10; doc++) index.set(doc, randomVector(random, wide));
+    expect(index.rowFootprint()).toEqual({ memoryBytes: 64 * wide * 4, files: 0 });
+    const vectors = new Map<number, number[]>();
+    for (let doc = 10; doc < 100; doc++) {
+      const vector = randomVector(random, wide);
+      vectors.set(doc, vector);
+      index.set(doc, vector);
+    }
+    // Grown by doubling, the rows kept: 128 rows for 100.
+    expect(index.rowFootprint().memoryBytes).toBe(128 * wide * 4);
+    for (const [doc, vector] of vectors) expect(cosine(index.vectorOf(doc)!, vector)).toBeCloseTo(1, 6);
+  });
 });
+
