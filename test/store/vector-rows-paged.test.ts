@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Manifest, manifestParts } from "../../bridge/store/checkpoint-format";
 import type { MemoryStore, StoreOptions } from "../../bridge/store/memory-store";
-import { copyDataDir, observe, openAt, RECORDS, touchEarlier, writeHistory } from "./checkpoint-fixtures";
+import { checkpointStatus, copyDataDir, observe, openAt, RECORDS, touchEarlier, writeHistory } from "./checkpoint-fixtures";
 import { tempDir } from "./helpers";
 
 const SEGMENT = 16;
@@ -173,6 +173,29 @@ describe("vector rows read from the checkpoint", () => {
       store.close();
     }
     expect(() => openAt(copyDataDir(dataDir), limit(-1))).toThrow("checkpoint.rowsInMemoryMax must be a number of vectors, 0 or more (or Infinity), got -1");
+  });
+
+  linux("an open that refuses the checkpoint half-way closes the parts it had opened", () => {
+    const dataDir = tempDir("rows-paged-refused-");
+    const writer = openAt(dataDir, options(true));
+    writeHistory(writer, 0, 120);
+    writer.checkpoint();
+    writer.close();
+    // The main space's last vector part damaged: the parts before it were opened to read rows from.
+    const manifest = readManifest(dataDir);
+    const parts = vectorPartsOf(manifest, "m8");
+    expect(parts.length).toBeGreaterThan(3);
+    const last = path.join(dataDir, "checkpoint", parts[parts.length - 1]);
+    const bytes = fs.readFileSync(last);
+    bytes[bytes.length - 1] ^= 0xff;
+    fs.writeFileSync(last, bytes);
+    const store = openAt(dataDir, options(true));
+    try {
+      expect(checkpointStatus(store)).toMatchObject({ used: false, reason: expect.stringContaining("does not match its SHA-256") });
+      expect(openFilesUnder(dataDir).filter((file) => file.startsWith("checkpoint"))).toEqual([]);
+    } finally {
+      store.close();
+    }
   });
 });
 
