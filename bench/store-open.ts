@@ -132,7 +132,7 @@ export function printOpenFigures(written: CheckpointFigures, opened: { checkpoin
 
 /** Searches and memory of a store opened from its checkpoint in a fresh process, as a user's bridge runs it. */
 export interface ReopenedFigures {
-  /** Whether the vector rows were read from the checkpoint's parts or kept in memory (rowsInMemoryMax Infinity). */
+  /** Whether the vector rows and record texts were read from the checkpoint's parts or kept in memory (rowsInMemoryMax and textInMemoryMax Infinity). */
   rows: "paged" | "in_memory";
   open_ms: number;
   lexical: { p50_ms: number; p95_ms: number };
@@ -179,7 +179,7 @@ export function runReopenedChild(argv: string[]): boolean {
 
 function measureReopened(dataDir: string, queries: SyntheticQuery[], warmup: number, pageRows: boolean): ReopenedFigures {
   const started = performance.now();
-  const store = MemoryStore.open({ dataDir, checkpointOnCloseBytes: Infinity, checkpoint: { rowsInMemoryMax: pageRows ? 0 : Infinity } });
+  const store = MemoryStore.open({ dataDir, checkpointOnCloseBytes: Infinity, checkpoint: pageRows ? { rowsInMemoryMax: 0 } : { rowsInMemoryMax: Infinity, textInMemoryMax: Infinity } });
   const openMs = ms(started, performance.now());
   try {
     const embedding = (vector: number[]) => ({ provider: "bench", model: "synthetic-512", vector });

@@ -8,7 +8,7 @@ import { isPlainObject, type MemoryRecord } from "./records";
 import type { ListsImage } from "../index/vector-index";
 
 // Bounded lines keep every string far below V8's string limit however large the store grows.
-const RECORDS_PER_LINE = 2048;
+export const RECORDS_PER_LINE = 2048;
 const VECTOR_MAGIC = "DSHVECS\0";
 const VECTOR_PART_VERSION = 1;
 // magic(8) version dim count reserved (u32 each); a multiple of 4 keeps the f32 rows aligned in the file.

@@ -13,11 +13,12 @@ import { DreamError } from "../protocol/errors";
 import { fingerprintJournal, readPart, writePart, writePartSteps } from "./checkpoint-files";
 import { makeDirectory } from "./make-dir";
 import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, manifestParts, parseManifest, type PartRef, type SpaceEntry } from "./checkpoint-format";
-import { boundTo, decodeListsPart, decodeRecordPart, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart, openVectorRows } from "./checkpoint-parts";
+import { boundTo, decodeListsPart, decodeRecordPart, RECORDS_PER_LINE, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart, openVectorRows } from "./checkpoint-parts";
 import { decodeStatementPart, encodeStatementPart, type StatementImage } from "./checkpoint-statements";
 import { syncDirectory } from "./journal";
 import { statementsAnalyzerId } from "./record-statements";
 import type { MemoryRecord } from "./records";
+import { findTexts, type TextPart, type TextRanges } from "./text-pages";
 import { type VectorSpace, VectorSpaces } from "./vector-spaces";
 import { CHANGE_BLOCK_DOCS } from "./memory-state";
 import type { StateSlot } from "../statements/slots";
@@ -36,6 +37,15 @@ export interface StoreImage {
   changes: Uint32Array;
   journal: { path: string; offset: number; entries: number };
   createdMs: number;
+  /** The state's record texts: once it pages them, the record parts a checkpoint writes are where they are read from. */
+  texts?: TextPaging;
+}
+
+export interface TextPaging {
+  /** Whether texts are read back already (then every checkpoint pages the records it writes). */
+  readonly active: boolean;
+  /** Called at the commit with the record parts written: their records' texts are read from them from now on. */
+  page(parts: TextPart[]): void;
 }
 
 export interface CheckpointTuning {
@@ -51,6 +61,12 @@ export interface CheckpointTuning {
    * vector, 2 GiB at a million. 0: always read back; Infinity: never.
    */
   rowsInMemoryMax?: number;
+  /**
+   * Live records a store keeps the text of in memory (default TEXT_IN_MEMORY_MAX); in a larger store, the
+   * texts a checkpoint holds are read back from its record parts when something shows or checks them (about
+   * 400 bytes of memory a record). 0: always read back; Infinity: never.
+   */
+  textInMemoryMax?: number;
 }
 
 /** What the newest checkpoint on disk holds, so that the next one rewrites only the segments that changed. */
@@ -74,6 +90,8 @@ interface SpaceBasis {
 
 export interface RestoredState {
   records: Array<MemoryRecord | undefined>;
+  /** Record parts to read the texts back from (a store above textInMemoryMax): the state pages them once built. */
+  textParts?: TextPart[];
   bm25: Bm25Index;
   vectors: VectorSpaces;
   /** What each doc states; absent when the checkpoint's statements came from another analyzer (they are then recomputed). */
@@ -109,6 +127,9 @@ export const SEGMENT_DOCS = 4096;
 // row in memory (at most 400 MB at 512-d) and re-scores without a read (~90 reads of 2 KiB a hybrid
 // search: +0.3 ms at 100k); above it, the rows are what would grow without bound.
 export const ROWS_IN_MEMORY_MAX = 200_000;
+// Where texts start being read back: a search reads the texts of the results it returns and of the candidates
+// it checks (a few dozen reads); under the flat limit, keeping them costs less than 100 MB.
+export const TEXT_IN_MEMORY_MAX = 200_000;
 // Indexing a doc's text at open costs about what replaying its journal entry would; past this many docs
 // (or a 32nd of the snapshot's) a checkpoint writes a new BM25 snapshot.
 const BM25_SLACK_DOCS = 8192;
@@ -141,6 +162,11 @@ export function* checkpointSteps(dir: string, image: StoreImage, basis: Checkpoi
 function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | undefined, tuning: CheckpointTuning): CheckpointSteps {
   const { offset, entries } = image.journal;
   const inMemoryMax = rowsInMemoryMax(tuning);
+  const textMax = inMemoryLimit(tuning.textInMemoryMax ?? TEXT_IN_MEMORY_MAX, "textInMemoryMax", "records");
+  // The first time texts are paged, every segment's records are written again, with their texts found.
+  const pageTexts = image.texts !== undefined && (image.texts.active || image.live > textMax);
+  const firstPaging = pageTexts && !image.texts!.active;
+  const textParts: TextPart[] = [];
   const fingerprint = fingerprintJournal(image.journal.path, offset);
   if (!fingerprint) throw new Error(`checkpoint: the journal ${image.journal.path} does not end a line at byte ${offset}`);
   makeDirectory(dir);
@@ -170,7 +196,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
   for (let s = 0; s < segments; s++) {
     const from = s * segmentDocs;
     const to = Math.min(docs, from + segmentDocs);
-    if (!changed[s]) {
+    if (!changed[s] && !firstPaging) {
       recordParts[s] = reuse(basis!.recordParts[s]);
       statementParts[s] = reuse(basis!.statementParts[s]);
       continue;
@@ -183,7 +209,9 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
       if (list) slots.push([doc, list]);
     }
     jobs.push(function* () {
-      recordParts[s] = yield* write(`records-${s}.jsonl`, encodeRecordPart(segment));
+      const ranges = pageTexts ? { start: new Float64Array(segment.length), end: new Float64Array(segment.length) } : undefined;
+      recordParts[s] = yield* write(`records-${s}.jsonl`, ranges ? withTextRanges(encodeRecordPart(segment), segment.length, ranges) : encodeRecordPart(segment));
+      if (ranges) textParts.push({ file: path.join(dir, recordParts[s].file), from, records: segment, ranges });
       statementParts[s] = yield* write(`statements-${s}.jsonl`, encodeStatementPart({ from, acts, slots }));
     });
   }
@@ -244,6 +272,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
   syncDirectory(dir);
   // Before the old parts go: an index lets go of a part it reads rows from only when a new one holds them.
   for (const space of spaces) pageSpace(dir, space.index, space.written, inMemoryMax);
+  if (pageTexts) image.texts!.page(textParts);
   const named = manifestParts(manifest);
   const keep = new Set([MANIFEST_FILE, ...named.map((part) => part.file)]);
   for (const name of fs.readdirSync(dir)) if (!keep.has(name)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
@@ -359,9 +388,29 @@ function freezeSpace(
 }
 
 function rowsInMemoryMax(tuning: Pick<CheckpointTuning, "rowsInMemoryMax">): number {
-  const max = tuning.rowsInMemoryMax ?? ROWS_IN_MEMORY_MAX;
-  if (!(max >= 0)) throw new Error(`checkpoint.rowsInMemoryMax must be a number of vectors, 0 or more (or Infinity), got ${String(max)}`);
+  return inMemoryLimit(tuning.rowsInMemoryMax ?? ROWS_IN_MEMORY_MAX, "rowsInMemoryMax", "vectors");
+}
+
+function inMemoryLimit(max: number, name: string, unit: string): number {
+  if (!(max >= 0)) throw new Error(`checkpoint.${name} must be a number of ${unit}, 0 or more (or Infinity), got ${String(max)}`);
   return max;
+}
+
+/** Passes the lines of a record part through, finding each record's text in them (offsets from the part's start). */
+function* withTextRanges(lines: Iterable<Buffer>, count: number, ranges: TextRanges): Generator<Buffer> {
+  let base = 0;
+  let done = 0;
+  for (const line of lines) {
+    const found = findTexts(line, Math.min(RECORDS_PER_LINE, count - done));
+    for (let i = 0; i < found.start.length; i++) {
+      ranges.start[done + i] = found.start[i] < 0 ? -1 : base + found.start[i];
+      ranges.end[done + i] = found.end[i] < 0 ? -1 : base + found.end[i];
+    }
+    done += found.start.length;
+    base += line.length;
+    yield line;
+  }
+  if (done !== count) throw new Error(`checkpoint: a record part held ${done} records, ${count} were written`);
 }
 
 /**
@@ -386,12 +435,13 @@ function pageSpace(dir: string, index: VectorIndex, parts: ReadonlyArray<{ docs:
 }
 
 /** Restores the state a checkpoint holds, or says why it cannot be used. Reads nothing but `dir` and the journal. */
-export function loadCheckpoint(dir: string, journalPath: string, bm25Params: { k1: number; b: number }, tuning: Pick<CheckpointTuning, "rowsInMemoryMax"> = {}): CheckpointLoad {
+export function loadCheckpoint(dir: string, journalPath: string, bm25Params: { k1: number; b: number }, tuning: Pick<CheckpointTuning, "rowsInMemoryMax" | "textInMemoryMax"> = {}): CheckpointLoad {
   // An option out of range is the caller's error, not a reason to replay the journal.
   const inMemoryMax = rowsInMemoryMax(tuning);
+  const textMax = inMemoryLimit(tuning.textInMemoryMax ?? TEXT_IN_MEMORY_MAX, "textInMemoryMax", "records");
   const built: VectorIndex[] = [];
   try {
-    return restore(dir, journalPath, bm25Params, inMemoryMax, built);
+    return restore(dir, journalPath, bm25Params, { rows: inMemoryMax, texts: textMax }, built);
   } catch (error) {
     // The indexes restored before the failure read rows from the checkpoint's files: close them.
     for (const index of built) index.dispose();
@@ -402,7 +452,7 @@ export function loadCheckpoint(dir: string, journalPath: string, bm25Params: { k
   }
 }
 
-function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: number }, inMemoryMax: number, built: VectorIndex[]): { state: RestoredState; basis?: CheckpointBasis } {
+function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: number }, limits: { rows: number; texts: number }, built: VectorIndex[]): { state: RestoredState; basis?: CheckpointBasis } {
   const manifestPath = path.join(dir, MANIFEST_FILE);
   if (!fs.existsSync(manifestPath)) throw new CheckpointRejected("no checkpoint");
   const manifest = parseManifest(fs.readFileSync(manifestPath, "utf8"));
@@ -413,8 +463,13 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   const size = manifest.segment_docs;
   const bounds = (s: number) => ({ from: s * size, count: Math.min(manifest.docs, (s + 1) * size) - s * size });
   const records: Array<MemoryRecord | undefined> = [];
+  const pageTexts = manifest.live > limits.texts;
+  const textParts: TextPart[] = [];
   manifest.records.forEach((part, s) => {
-    for (const record of decodeRecordPart(readPart(dir, part, "record"), bounds(s).count)) records.push(record);
+    const bytes = readPart(dir, part, "record");
+    const decoded = decodeRecordPart(bytes, bounds(s).count);
+    if (pageTexts) textParts.push({ file: path.join(dir, part.file), from: bounds(s).from, records: decoded, ranges: findTexts(bytes, decoded.length) });
+    for (const record of decoded) records.push(record);
   });
   checkRecords(records, manifest.live);
   const bm25 = Bm25Index.deserialize(readPart(dir, manifest.bm25.part, "BM25"));
@@ -443,7 +498,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
       });
       // A part at a time, read from its file from then on (never copied): the rows of a million vectors are
       // never all in memory.
-      const file = space.vectors > inMemoryMax ? openVectorRows(path.join(dir, segment.part.file), space.dim, segment.vectors) : undefined;
+      const file = space.vectors > limits.rows ? openVectorRows(path.join(dir, segment.part.file), space.dim, segment.vectors) : undefined;
       index.appendRows(docs, rows, file);
       // A copy: `docs` is a view of the part's bytes, and keeping it would keep the whole part (rows included) in memory.
       docLists.push(docs.slice());
@@ -457,6 +512,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     spaces.set(index, { overwrites: index.overwrites, segments });
   }
   const state: RestoredState = { records, bm25, vectors, offset: manifest.journal.offset, entries: manifest.journal.entries };
+  if (pageTexts) state.textParts = textParts;
   // Statements from another analyzer are not wrong data, only another reading of the text: recompute them
   // (and write every segment again at the next checkpoint: no basis).
   if (manifest.statements.analyzer !== statementsAnalyzerId()) return { state };

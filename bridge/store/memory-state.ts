@@ -11,6 +11,7 @@ import type { JournalEntry } from "./journal";
 import { decodeEntry } from "./journal-entries";
 import { isUsableVector, type EmbeddingInput, type MemoryRecord } from "./records";
 import { ScopeMasks } from "./scope-masks";
+import { plainRecord, TextPages, type TextPart } from "./text-pages";
 import { actCode, actOfCode, analyseRecord, confirmedByUser, hasSlotAuthority, type RecordStatement } from "./record-statements";
 import type { SearchView } from "./search";
 import { SlotIndex } from "./slot-index";
@@ -38,6 +39,8 @@ export class MemoryState implements SearchView {
   readonly bm25: Bm25Index;
   readonly vectors: VectorSpaces;
   readonly scopes = new ScopeMasks();
+  /** Texts of records read back from checkpoint parts (a store above checkpoint.textInMemoryMax). */
+  readonly texts = new TextPages();
   private live = 0;
   /** Journal entries the state includes (header excluded), whether replayed, restored or written here. */
   entries = 0;
@@ -142,7 +145,7 @@ export class MemoryState implements SearchView {
       const vector = this.vectors.find(binding)?.index.vectorOf(doc);
       return vector ? [{ provider: binding.provider, model: binding.model, vector, modelDigest: binding.modelDigest, configHash: binding.configHash }] : [];
     });
-    return { record, embeddings };
+    return { record: plainRecord(record), embeddings };
   }
 
   /**
@@ -212,9 +215,10 @@ export class MemoryState implements SearchView {
       if (change.contentHash === record.content_hash) this.vectors.put(doc, record.content_hash, change.embedding);
     } else if (change.op === "quarantine") {
       // Replaced, never changed in place: a checkpoint written in steps holds the objects as they were (checkpoint.ts).
-      this.records[doc] = { ...record, quarantine: { reason: change.reason, atMs: change.atMs } };
+      // A spread would leave a paged text behind: the copy holds its text.
+      this.records[doc] = { ...plainRecord(record), quarantine: { reason: change.reason, atMs: change.atMs } };
     } else {
-      const { quarantine: _released, ...released } = record;
+      const { quarantine: _released, ...released } = plainRecord(record);
       this.records[doc] = released;
     }
   }
@@ -236,6 +240,29 @@ export class MemoryState implements SearchView {
       this.live++;
     });
     this.entries = restored.entries;
+    // Last: deriving the statements above reads texts, from memory while they are there.
+    if (restored.textParts) this.pageTexts(restored.textParts);
+  }
+
+  /** Reads the texts of these parts' records from them from now on (those not replaced since), and closes the files no record reads. */
+  pageTexts(parts: TextPart[]): void {
+    if (this.texts.disposed) return;
+    for (const part of parts) {
+      this.texts.page(
+        part,
+        (doc) => this.records[doc],
+        (doc, record) => {
+          this.records[doc] = record;
+        },
+      );
+    }
+    this.texts.settle(this.records);
+  }
+
+  /** Closes the files the state reads vector rows and texts from; the state is not used after this. */
+  dispose(): void {
+    this.vectors.dispose();
+    this.texts.dispose();
   }
 
   /** Records what `record` states (analysed now unless given) and indexes its slots if it may set them. */

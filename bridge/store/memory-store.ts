@@ -13,6 +13,7 @@ import { renameWithRetry } from "./fs-retry";
 import { DirectoryLock, LOCK_FILE } from "./lock";
 import { encodeAdd, encodeDropVectors, encodeEmbed } from "./journal-entries";
 import { MemoryState } from "./memory-state";
+import { plainRecord } from "./text-pages";
 import { isUsableVector, LIMITS, wellFormed, type EmbeddingInput, type MemoryRecord, type RecordDefaults, validateRecordInput } from "./records";
 import type { ReceiptHistory } from "./receipt-history";
 import { makeDirectory } from "./make-dir";
@@ -200,12 +201,14 @@ export class MemoryStore {
     }
     const lock = DirectoryLock.acquire(path.join(dataDir, LOCK_FILE));
     let restored: RestoredState | undefined;
+    let opened: MemoryState | undefined;
     try {
       const journalPath = path.join(dataDir, "journal.jsonl");
       const { k1, b } = new Bm25Index(options.bm25);
       const load = loadCheckpoint(path.join(dataDir, "checkpoint"), journalPath, { k1, b }, options.checkpoint);
       restored = load.state;
       const state = new MemoryState(options.nowMs ?? Date.now, options.bm25, load.state);
+      opened = state;
       const store = new MemoryStore(dataDir, lock, new AuditLog(path.join(dataDir, "audit.jsonl"), options.audit), state, options);
       const { journal, report } = Journal.open(journalPath, (entry) => state.apply(entry), { fromOffset: load.state?.offset });
       store.journal = journal;
@@ -216,7 +219,8 @@ export class MemoryStore {
       store.scheduleMaintenance();
       return store;
     } catch (error) {
-      restored?.vectors.dispose();
+      if (opened) opened.dispose();
+      else restored?.vectors.dispose();
       lock.release();
       throw error;
     }
@@ -335,6 +339,7 @@ export class MemoryStore {
       changes: state.changes(),
       journal: { path: this.journal.filePath, offset: this.journal.endOffset, entries: state.entries },
       createdMs: this.defaults.nowMs(),
+      texts: { active: state.texts.active, page: (parts) => state.pageTexts(parts) },
     };
   }
 
@@ -492,8 +497,8 @@ export class MemoryStore {
       syncDirectory(this.dataDir);
       this.journal.close();
       const { journal, report } = Journal.open(journalPath, () => undefined, { fromOffset: fs.statSync(journalPath).size });
-      // The old state's indexes read rows from the checkpoint's parts, removed above: close them.
-      this.state.vectors.dispose();
+      // The old state's indexes read rows, and its records texts, from the checkpoint's parts, removed above: close them.
+      this.state.dispose();
       this.state = next;
       next.vectors.configure(this.annOptions);
       this.scheduleMaintenance();
@@ -563,7 +568,8 @@ export class MemoryStore {
       for (let i = 0; i < made && chosen < 0; i++) if (embeddingOf(spaces[i], doc)) chosen = i;
       if (chosen < 0 && made < spaces.length && embeddingOf(spaces[made], doc)) chosen = made++;
       if (chosen >= 0) inlined[chosen].add(doc);
-      yield encodeAdd(records[doc]!, chosen >= 0 ? embeddingOf(spaces[chosen], doc) : undefined);
+      // With its text: the new state outlives the files a paged record reads from.
+      yield encodeAdd(plainRecord(records[doc]!), chosen >= 0 ? embeddingOf(spaces[chosen], doc) : undefined);
     }
     for (let i = 0; i < spaces.length; i++) {
       for (let doc = 0; doc < records.length; doc++) {
@@ -637,7 +643,7 @@ export class MemoryStore {
       const atMs = this.defaults.nowMs();
       this.commit(matched.map((record) => ({ op: "forget", id: record.id, at_ms: atMs })));
     }
-    return matched;
+    return matched.map(plainRecord);
   }
 
   /**
@@ -674,8 +680,10 @@ export class MemoryStore {
     return this.get(id)!;
   }
 
+  /** The memory as it is now, its text in memory (the copy outlives the checkpoint parts a large store reads texts from). */
   get(id: string): MemoryRecord | undefined {
-    return this.state.get(id);
+    const record = this.state.get(id);
+    return record && plainRecord(record);
   }
 
   /**
@@ -813,7 +821,7 @@ export class MemoryStore {
     try {
       if (this.journal && this.journalBytesSinceCheckpoint > this.checkpointOnCloseBytes) this.checkpoint();
     } finally {
-      this.state.vectors.dispose();
+      this.state.dispose();
       this.journal?.close();
       this.lock.release();
     }

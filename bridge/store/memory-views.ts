@@ -10,6 +10,7 @@ import type { MemoryState } from "./memory-state";
 import type { MemoryRecord, SourceType } from "./records";
 import type { Receipt } from "./receipts";
 import { slotKey, type SlotEntry } from "./slot-index";
+import { plainRecord, textLength } from "./text-pages";
 
 export const VIEW_LIMITS = {
   defaultPage: 20,
@@ -133,7 +134,8 @@ export function inspectMemory(state: MemoryState, id: string, receipts: readonly
   const doc = state.docOf(id);
   const record = doc === undefined ? undefined : state.records[doc];
   if (doc === undefined || !record) return undefined;
-  const { content_hash: _hash, quarantine, ...rest } = record;
+  // A paged record's text is read back here: the rest of an object would leave it behind.
+  const { content_hash: _hash, quarantine, ...rest } = plainRecord(record);
   const slots = state.slots(doc);
   const seen = new Set<string>();
   const histories: SlotHistory[] = [];
@@ -224,7 +226,7 @@ export function memoryStats(state: MemoryState): MemoryStats {
     if (record.quarantine) quarantined++;
     oldest = oldest === null ? record.timestamp_ms : Math.min(oldest, record.timestamp_ms);
     newest = newest === null ? record.timestamp_ms : Math.max(newest, record.timestamp_ms);
-    chars += record.text.length;
+    chars += textLength(record);
   }
   return {
     memories: state.size,
@@ -268,15 +270,16 @@ function slotHistory(state: MemoryState, chain: readonly SlotEntry[], slot: Stat
 
 function listed(state: MemoryState, doc: number, maxChars: number): ListedMemory {
   const record = state.records[doc]!;
+  const text = record.text;
   const out: ListedMemory = {
     id: record.id,
-    text: cut(record.text, maxChars),
+    text: cut(text, maxChars),
     source_type: record.source_type,
     timestamp_ms: record.timestamp_ms,
     scope: record.scope,
     act: state.act(doc),
   };
-  if (record.text.length > maxChars) out.text_chars = record.text.length;
+  if (text.length > maxChars) out.text_chars = text.length;
   if (record.session_id !== undefined) out.session_id = record.session_id;
   if (record.turn !== undefined) out.turn = record.turn;
   if (record.tags?.length) out.tags = record.tags;

@@ -1,0 +1,260 @@
+// Where the text of a large store's records lives. A record written since the last checkpoint keeps its
+// text in memory; once a checkpoint's record part holds it, the record is replaced by a paged one whose
+// `text` is read back from that part (one positioned read of the JSON string) when something asks for it:
+// a search's results and the candidates it inspects, a view, an export. Everything else a record holds
+// (id, source, time, scope, session, tags, metadata, hash) stays in memory, and so do the indexes built from
+// the text (BM25, statements), so a search reads only the texts it shows or checks.
+import fs from "node:fs";
+import type { MemoryRecord } from "./records";
+
+const DOC = Symbol("doc");
+const PAGES = Symbol("pages");
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Byte ranges of each record's text in a record part (the JSON string, quotes included); -1 for a forgotten doc. */
+export interface TextRanges {
+  start: Float64Array;
+  end: Float64Array;
+}
+
+/** A record part on disk: `records[i]` is doc `from + i`, and its text lies at `ranges` in `file`. */
+export interface TextPart {
+  file: string;
+  from: number;
+  records: ReadonlyArray<MemoryRecord | undefined>;
+  ranges: TextRanges;
+}
+
+type PagedRecord = MemoryRecord & { [DOC]: number; [PAGES]: TextPages };
+
+/** Whether `record`'s text is read back from a file. */
+export function isPaged(record: MemoryRecord): boolean {
+  return (record as Partial<PagedRecord>)[PAGES] !== undefined;
+}
+
+/**
+ * `record` as a plain object with its text in memory (the same object when it is one): for a copy that must
+ * outlive the store's files (a compaction's new state), or a spread that would leave a paged text behind.
+ */
+export function plainRecord(record: MemoryRecord): MemoryRecord {
+  if (!isPaged(record)) return record;
+  const plain: Record<string, unknown> = {};
+  // The text goes where records have it, after the id (normalizeRecord's order), so the JSON is unchanged.
+  for (const [key, value] of Object.entries(record)) {
+    plain[key] = value;
+    if (key === "id") plain.text = record.text;
+  }
+  return plain as unknown as MemoryRecord;
+}
+
+/** The length of `record.text` in UTF-16 code units, without reading a paged text back. */
+export function textLength(record: MemoryRecord): number {
+  const paged = record as Partial<PagedRecord>;
+  return paged[PAGES] ? paged[PAGES].length(paged[DOC]!) : record.text.length;
+}
+
+/**
+ * Finds the text of each record in a record part (chunked JSON arrays of record objects or null, as
+ * encodeRecordPart writes them): the string value of each object's own "text" key. `count` records are
+ * expected; the part's JSON must already have been checked (decodeRecordPart).
+ */
+export function findTexts(bytes: Uint8Array, count: number): TextRanges {
+  const start = new Float64Array(count).fill(-1);
+  const end = new Float64Array(count).fill(-1);
+  const isObject = new Uint8Array(count);
+  let item = -1;
+  let depth = 0;
+  let keyNext = false;
+  for (let at = 0; at < bytes.length; ) {
+    const c = bytes[at];
+    if (c === QUOTE) {
+      const close = stringEnd(bytes, at);
+      const isTextKey = depth === 2 && keyNext && close - at === 5 && bytes[at + 1] === 0x74 && bytes[at + 2] === 0x65 && bytes[at + 3] === 0x78 && bytes[at + 4] === 0x74;
+      keyNext = false;
+      at = close + 1;
+      if (isTextKey && bytes[at] === 0x3a && bytes[at + 1] === QUOTE && item >= 0 && item < count) {
+        const valueEnd = stringEnd(bytes, at + 1);
+        start[item] = at + 1;
+        end[item] = valueEnd + 1;
+        at = valueEnd + 1;
+      }
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) {
+      depth++;
+      if (depth === 2 && ++item < count) isObject[item] = 1;
+      keyNext = c === 0x7b && depth === 2;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      keyNext = false;
+    } else if (c === 0x2c) {
+      keyNext = depth === 2;
+    } else if (c === 0x6e && depth === 1) {
+      // null: a forgotten doc
+      item++;
+      at += 4;
+      continue;
+    } else {
+      keyNext = false;
+    }
+    at++;
+  }
+  if (item + 1 !== count) throw new Error(`the record part holds ${item + 1} records; ${count} were expected`);
+  for (let i = 0; i < count; i++) if (isObject[i] === 1 && start[i] === -1) throw new Error(`record ${i} of the part has no text`);
+  return { start, end };
+}
+
+/** The index of the quote that closes the JSON string opening at `open`. */
+function stringEnd(bytes: Uint8Array, open: number): number {
+  for (let from = open + 1; ; ) {
+    const quote = bytes.indexOf(QUOTE, from);
+    if (quote === -1) throw new Error("a string in the record part does not end");
+    let escapes = 0;
+    while (bytes[quote - 1 - escapes] === BACKSLASH) escapes++;
+    if (escapes % 2 === 0) return quote;
+    from = quote + 1;
+  }
+}
+
+// where[doc]: NOT_PAGED, or the id of the file its text is read from.
+const NOT_PAGED = 0;
+
+/** The record texts of one store state that are read back from checkpoint parts. */
+export class TextPages {
+  private where = new Int32Array(0);
+  private start = new Float64Array(0);
+  private bytes = new Int32Array(0);
+  private chars = new Int32Array(0);
+  private readonly files = new Map<number, number>();
+  private nextFile = 1;
+  private scratch = Buffer.alloc(64 * 1024);
+  private readonly proto: object;
+  /** Whether any text was ever paged (a state once paged keeps paging whatever its size). */
+  active = false;
+  disposed = false;
+
+  constructor() {
+    const pages = this;
+    this.proto = Object.create(Object.prototype, {
+      text: {
+        get(this: PagedRecord): string {
+          return pages.read(this[DOC]);
+        },
+      },
+      [PAGES]: { value: this },
+      // JSON.stringify(record) (a checkpoint's part, a journal line) writes the text where it always was.
+      toJSON: {
+        value(this: PagedRecord) {
+          return plainRecord(this);
+        },
+      },
+    });
+  }
+
+  /**
+   * Reads the texts of `part` from its file from now on: each record of it that `current` still returns
+   * (the same object) is replaced, through `replace`, by a paged one. Returns false, and changes nothing,
+   * when the file cannot be opened (out of file handles): the texts then stay in memory.
+   */
+  page(part: TextPart, current: (doc: number) => MemoryRecord | undefined, replace: (doc: number, record: MemoryRecord) => void): boolean {
+    if (this.disposed) return false;
+    let fd: number;
+    try {
+      fd = fs.openSync(part.file, "r");
+    } catch {
+      return false;
+    }
+    const id = this.nextFile++;
+    this.files.set(id, fd);
+    this.active = true;
+    this.reserve(part.from + part.records.length);
+    part.records.forEach((record, i) => {
+      const doc = part.from + i;
+      if (record === undefined || current(doc) !== record || part.ranges.start[i] < 0) return;
+      const length = textLength(record);
+      this.where[doc] = id;
+      this.start[doc] = part.ranges.start[i];
+      this.bytes[doc] = part.ranges.end[i] - part.ranges.start[i];
+      this.chars[doc] = length;
+      // A record already paged reads the new place through its doc number: it stays as it is.
+      if (!isPaged(record)) replace(doc, this.paged(record, doc));
+    });
+    return true;
+  }
+
+  /**
+   * Closes the files no record in `records` reads any more (their docs were forgotten, or their records
+   * replaced by ones with the text in memory). Paged records held elsewhere must not be read after this.
+   */
+  settle(records: ReadonlyArray<MemoryRecord | undefined>): void {
+    const used = new Set<number>();
+    for (let doc = 0; doc < this.where.length; doc++) {
+      const id = this.where[doc];
+      if (id === NOT_PAGED) continue;
+      const record = records[doc];
+      if (record !== undefined && isPaged(record)) used.add(id);
+      else this.where[doc] = NOT_PAGED;
+    }
+    for (const [id, fd] of this.files) {
+      if (used.has(id)) continue;
+      this.files.delete(id);
+      fs.closeSync(fd);
+    }
+  }
+
+  /** How many files texts are read from. */
+  get openFiles(): number {
+    return this.files.size;
+  }
+
+  /** Closes every file: the paged records of this state can no longer be read. */
+  dispose(): void {
+    for (const fd of this.files.values()) fs.closeSync(fd);
+    this.files.clear();
+    this.where = new Int32Array(0);
+    this.disposed = true;
+  }
+
+  /** The UTF-16 length of a paged doc's text. */
+  length(doc: number): number {
+    return this.chars[doc];
+  }
+
+  /** A paged doc's text, read from its file. */
+  read(doc: number): string {
+    const fd = doc < this.where.length ? this.files.get(this.where[doc]) : undefined;
+    if (fd === undefined) throw new Error(`the text of doc ${doc} is no longer readable (its checkpoint part was let go)`);
+    const size = this.bytes[doc];
+    if (size > this.scratch.length) this.scratch = Buffer.alloc(Math.max(size, 2 * this.scratch.length));
+    for (let done = 0; done < size; ) {
+      const read = fs.readSync(fd, this.scratch, done, size - done, this.start[doc] + done);
+      if (read === 0) throw new Error(`the checkpoint part holding the text of doc ${doc} ends before it (read ${done} of ${size} bytes)`);
+      done += read;
+    }
+    const text: unknown = JSON.parse(this.scratch.toString("utf8", 0, size));
+    if (typeof text !== "string") throw new Error(`the checkpoint part holding the text of doc ${doc} has no string where the text was`);
+    return text;
+  }
+
+  private paged(record: MemoryRecord, doc: number): MemoryRecord {
+    const paged = Object.create(this.proto) as Record<string | symbol, unknown>;
+    for (const [key, value] of Object.entries(record)) if (key !== "text") paged[key] = value;
+    paged[DOC] = doc;
+    return paged as unknown as MemoryRecord;
+  }
+
+  private reserve(docs: number): void {
+    if (docs <= this.where.length) return;
+    const size = Math.max(docs, 2 * this.where.length);
+    const grow = <T extends Int32Array | Float64Array>(old: T, make: (n: number) => T): T => {
+      const grown = make(size);
+      grown.set(old);
+      return grown;
+    };
+    this.where = grow(this.where, (n) => new Int32Array(n));
+    this.start = grow(this.start, (n) => new Float64Array(n));
+    this.bytes = grow(this.bytes, (n) => new Int32Array(n));
+    this.chars = grow(this.chars, (n) => new Int32Array(n));
+  }
+}
