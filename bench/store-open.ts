@@ -145,8 +145,10 @@ export interface ReopenedFigures {
   external_mib: number;
   rows_in_memory_mib: number;
   row_files: number;
-  /** File reads during the searches (rows read back), per hybrid search and their mean time. */
+  /** File reads during the hybrid searches: rows read back per search, and the mean time of every read (rows and texts). */
   row_reads: { per_hybrid: number; mean_us: number };
+  /** Record texts read back per hybrid search, and the record parts they are read from. */
+  text_reads: { per_hybrid: number; files: number };
 }
 
 const OPEN_CHILD_FLAG = "--open-child";
@@ -189,8 +191,8 @@ function measureReopened(dataDir: string, queries: SyntheticQuery[], warmup: num
       fn();
       samples.push(performance.now() - at);
     };
-    // Every fs.readSync in the hybrid searches is a row read back (receipts are written, not read).
-    const reads = { count: 0, ms: 0 };
+    // Every fs.readSync in the hybrid searches is a row or a text read back (receipts are written, not read).
+    const reads = { count: 0, ms: 0, texts: 0 };
     const readSync = fs.readSync;
     const counted = ((...args: Parameters<typeof fs.readSync>) => {
       const at = performance.now();
@@ -208,10 +210,12 @@ function measureReopened(dataDir: string, queries: SyntheticQuery[], warmup: num
       time(() => store.search(lexical), keep ? latencies.lexical : []);
       time(() => store.searchVector(hybrid.queryEmbedding!, 10), keep ? latencies.dense : []);
       fs.readSync = counted;
+      const textsBefore = store.textFootprint().reads;
       try {
         time(() => store.search(hybrid), keep ? latencies.hybrid : []);
       } finally {
         fs.readSync = readSync;
+        reads.texts += store.textFootprint().reads - textsBefore;
       }
     });
     const summary = (samples: number[]) => ({ p50_ms: percentile(samples, 50), p95_ms: percentile(samples, 95) });
@@ -233,7 +237,8 @@ function measureReopened(dataDir: string, queries: SyntheticQuery[], warmup: num
       external_mib: toMib(memory.external),
       rows_in_memory_mib: toMib(rows.bytes),
       row_files: rows.files,
-      row_reads: { per_hybrid: Math.round((reads.count / queries.length) * 10) / 10, mean_us: reads.count ? Math.round((reads.ms / reads.count) * 1000 * 10) / 10 : 0 },
+      row_reads: { per_hybrid: Math.round(((reads.count - reads.texts) / queries.length) * 10) / 10, mean_us: reads.count ? Math.round((reads.ms / reads.count) * 1000 * 10) / 10 : 0 },
+      text_reads: { per_hybrid: Math.round((reads.texts / queries.length) * 10) / 10, files: store.textFootprint().files },
     };
   } finally {
     store.close();
@@ -243,5 +248,5 @@ function measureReopened(dataDir: string, queries: SyntheticQuery[], warmup: num
 export function printReopenedFigures(figures: ReopenedFigures): void {
   const line = (mode: "lexical" | "dense" | "hybrid") => `${mode} ${figures[mode].p50_ms.toFixed(2)} / ${figures[mode].p95_ms.toFixed(2)}`;
   console.log(`re-opened (rows ${figures.rows}) in ${figures.open_ms} ms · p50 / p95 ms: ${line("lexical")}, ${line("dense")}, ${line("hybrid")}`);
-  console.log(`  RSS ${figures.rss_mib} MiB (heap ${figures.heap_used_mib}, external ${figures.external_mib}; rows in memory ${figures.rows_in_memory_mib} MiB, ${figures.row_files} row files) · ${figures.row_reads.per_hybrid} row reads a hybrid search, ${figures.row_reads.mean_us} µs each`);
+  console.log(`  RSS ${figures.rss_mib} MiB (heap ${figures.heap_used_mib}, external ${figures.external_mib}; rows in memory ${figures.rows_in_memory_mib} MiB, ${figures.row_files} row files) · a hybrid search reads ${figures.row_reads.per_hybrid} rows and ${figures.text_reads.per_hybrid} texts (${figures.text_reads.files} record parts), ${figures.row_reads.mean_us} µs a read`);
 }

@@ -776,6 +776,11 @@ export class MemoryStore {
     if (this.state.vectors.find(binding)) this.commit([encodeDropVectors(binding)]);
   }
 
+  /** Record parts texts are read back from, and how many texts were read so far (benchmarks). */
+  textFootprint(): { files: number; reads: number } {
+    return { files: this.state.texts.openFiles, reads: this.state.texts.reads };
+  }
+
   exportPage(after: number, limit: number, withVectors: boolean): ReturnType<MemoryState["exportPage"]> {
     return this.state.exportPage(after, limit, withVectors);
   }

@@ -133,6 +133,8 @@ export class TextPages {
   /** Whether any text was ever paged (a state once paged keeps paging whatever its size). */
   active = false;
   disposed = false;
+  /** Texts read back so far (the benchmarks count them per search). */
+  reads = 0;
 
   constructor() {
     const pages = this;
@@ -226,6 +228,7 @@ export class TextPages {
     const fd = doc < this.where.length ? this.files.get(this.where[doc]) : undefined;
     if (fd === undefined) throw new Error(`the text of doc ${doc} is no longer readable (its checkpoint part was let go)`);
     const size = this.bytes[doc];
+    this.reads++;
     if (size > this.scratch.length) this.scratch = Buffer.alloc(Math.max(size, 2 * this.scratch.length));
     for (let done = 0; done < size; ) {
       const read = fs.readSync(fd, this.scratch, done, size - done, this.start[doc] + done);

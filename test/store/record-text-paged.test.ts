@@ -104,6 +104,15 @@ describe("record texts read from the checkpoint", () => {
       expect(pagedCount(inMemory)).toBe(0);
       expect(observe(paged)).toEqual(observe(inMemory));
       expect(views(paged)).toEqual(views(inMemory));
+      // Counting characters reads no text; a page of a list reads the texts it shows, once each.
+      const reads = () => paged.textFootprint().reads;
+      let before = reads();
+      paged.stats();
+      expect(reads()).toBe(before);
+      before = reads();
+      expect(paged.list({ limit: 10 } as never).memories).toHaveLength(10);
+      expect(reads() - before).toBe(10);
+      expect(inMemory.textFootprint()).toEqual({ files: 0, reads: 0 });
 
       // New memories and changed ones keep their text in memory until a checkpoint holds them.
       for (const store of [paged, inMemory]) {
