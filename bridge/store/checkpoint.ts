@@ -44,8 +44,16 @@ export interface StoreImage {
 export interface TextPaging {
   /** Whether texts are read back already (then every checkpoint pages the records it writes). */
   readonly active: boolean;
-  /** Called at the commit with the record parts written: their records' texts are read from them from now on. */
-  page(parts: TextPart[]): void;
+  /**
+   * Called at the commit with the record parts written: their records' texts are read from them from now
+   * on. Run to its first yield before the old parts are removed, then to its end in steps after the commit.
+   */
+  page(parts: TextPart[]): Generator<void, void>;
+  /**
+   * Told the checkpoint is committed, before those steps: a caller that stops the steps after this still
+   * has the checkpoint, and must take it as the basis of the next (its old parts are gone).
+   */
+  committed(written: CheckpointWritten, basis: CheckpointBasis): void;
 }
 
 export interface CheckpointTuning {
@@ -272,7 +280,8 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
   syncDirectory(dir);
   // Before the old parts go: an index lets go of a part it reads rows from only when a new one holds them.
   for (const space of spaces) pageSpace(dir, space.index, space.written, inMemoryMax);
-  if (pageTexts) image.texts!.page(textParts);
+  const paging = pageTexts ? image.texts!.page(textParts) : undefined;
+  paging?.next();
   const named = manifestParts(manifest);
   const keep = new Set([MANIFEST_FILE, ...named.map((part) => part.file)]);
   for (const name of fs.readdirSync(dir)) if (!keep.has(name)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
@@ -294,6 +303,11 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     bm25,
     spaces: new Map(spaces.map((space) => [space.index, { overwrites: space.overwrites, segments: space.segments }])),
   };
+  // Committed: the texts that were in memory are paged a part a step (the first time, every record).
+  if (paging) {
+    image.texts!.committed(written, next);
+    for (let step = paging.next(); !step.done; step = paging.next()) yield;
+  }
   return { written, basis: next };
 }
 

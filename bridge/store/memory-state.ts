@@ -3,6 +3,7 @@
 // index built from it. Pure of I/O: the store feeds it entries.
 import { documentTerms } from "../index/analyze";
 import { Bm25Index } from "../index/bm25";
+import { runToEnd } from "../index/run-steps";
 import { TurnAdjacency } from "../index/turn-adjacency";
 import { DreamError } from "../protocol/errors";
 import type { RestoredState } from "./checkpoint";
@@ -241,20 +242,27 @@ export class MemoryState implements SearchView {
     });
     this.entries = restored.entries;
     // Last: deriving the statements above reads texts, from memory while they are there.
-    if (restored.textParts) this.pageTexts(restored.textParts);
+    if (restored.textParts) runToEnd(this.pageTexts(restored.textParts));
   }
 
-  /** Reads the texts of these parts' records from them from now on (those not replaced since), and closes the files no record reads. */
-  pageTexts(parts: TextPart[]): void {
-    if (this.texts.disposed) return;
-    for (const part of parts) {
-      this.texts.page(
-        part,
-        (doc) => this.records[doc],
-        (doc, record) => {
+  /**
+   * Reads the texts of these parts' records from them from now on (those not replaced since), and closes
+   * the files no record reads. Up to the first yield it moves the records already paged to the new parts
+   * and lets go of the old ones (a checkpoint removes those next); after it, a part a step, the records
+   * whose text is in memory are replaced (a million at the first paging).
+   */
+  *pageTexts(parts: TextPart[]): Generator<void, void> {
+    const current = (doc: number) => this.records[doc];
+    const opened = parts.map((part) => ({ part, id: this.texts.open(part, current) }));
+    const pending = new Set(opened.flatMap(({ id }) => (id === undefined ? [] : [id])));
+    this.texts.settle(this.records, pending);
+    for (const { part, id } of opened) {
+      yield;
+      if (id !== undefined) {
+        this.texts.swap(id, part, current, (doc, record) => {
           this.records[doc] = record;
-        },
-      );
+        });
+      }
     }
     this.texts.settle(this.records);
   }

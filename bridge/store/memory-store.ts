@@ -161,7 +161,8 @@ export class MemoryStore {
   /** What the newest checkpoint holds, so the next one rewrites only the segments that changed (none: all). */
   private checkpointBasis: CheckpointBasis | undefined;
   /** A checkpoint being written in steps, and the journal offset it covers. */
-  private checkpointJob: { steps: CheckpointSteps; offset: number } | undefined;
+  /** `committed`: its manifest is in place, and what is left is paging texts (checkpoint.ts). */
+  private checkpointJob: { steps: CheckpointSteps; offset: number; committed?: boolean } | undefined;
   private checkpointInFlight: Promise<CheckpointOutcome> | undefined;
   private readonly checkpointTuning: CheckpointTuning;
   private readonly defaults: RecordDefaults;
@@ -257,7 +258,7 @@ export class MemoryStore {
   checkpoint(): CheckpointWritten | { offset: number; entries: number; unchanged: true } {
     // The switch removes every checkpoint: one taken meanwhile would be lost work (the bridge waits).
     if (this.compactionRunning) throw new DreamError("INTERNAL", "a checkpoint was asked for during a compaction; it is taken after");
-    this.abandonCheckpoint();
+    this.abandonCheckpoint({ finishPaging: true });
     const offset = this.journal.endOffset;
     if (offset === this.checkpointOffset) return { offset, entries: this.state.entries, unchanged: true };
     const { written, basis } = writeCheckpoint(this.checkpointDir, this.image(), this.checkpointBasis, this.checkpointTuning);
@@ -330,6 +331,7 @@ export class MemoryStore {
 
   private image(): StoreImage {
     const { state } = this;
+    const offset = this.journal.endOffset;
     return {
       records: state.records,
       live: state.size,
@@ -337,14 +339,26 @@ export class MemoryStore {
       vectors: state.vectors,
       statements: state.statements(),
       changes: state.changes(),
-      journal: { path: this.journal.filePath, offset: this.journal.endOffset, entries: state.entries },
+      journal: { path: this.journal.filePath, offset, entries: state.entries },
       createdMs: this.defaults.nowMs(),
-      texts: { active: state.texts.active, page: (parts) => state.pageTexts(parts) },
+      texts: {
+        active: state.texts.active,
+        page: (parts) => state.pageTexts(parts),
+        committed: (_written, basis) => {
+          if (this.state !== state) return;
+          this.checkpointBasis = basis;
+          this.checkpointOffset = offset;
+          if (this.checkpointJob) this.checkpointJob.committed = true;
+        },
+      },
     };
   }
 
   /** Stops a checkpoint under way in steps; its half-written parts are removed by the next checkpoint. */
-  private abandonCheckpoint(): void {
+  private abandonCheckpoint({ finishPaging = false } = {}): void {
+    // A committed one only has texts left to page: finished when asked (the next checkpoint would otherwise
+    // leave the records of segments it keeps with their texts in memory), dropped on close or compaction.
+    if (finishPaging && this.checkpointJob?.committed) runToEnd(this.checkpointJob.steps);
     this.checkpointJob?.steps.return(undefined as never);
     this.checkpointJob = undefined;
   }

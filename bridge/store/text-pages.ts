@@ -155,17 +155,18 @@ export class TextPages {
   }
 
   /**
-   * Reads the texts of `part` from its file from now on: each record of it that `current` still returns
-   * (the same object) is replaced, through `replace`, by a paged one. Returns false, and changes nothing,
-   * when the file cannot be opened (out of file handles): the texts then stay in memory.
+   * Has the records of `part` that are paged already (and that `current` still returns) read their texts
+   * from its file from now on: cheap, so a checkpoint does it at its commit, before the old parts go. Returns
+   * the file's id for swap(), or undefined, changing nothing, when the file cannot be opened (out of file
+   * handles): the texts then stay where they are.
    */
-  page(part: TextPart, current: (doc: number) => MemoryRecord | undefined, replace: (doc: number, record: MemoryRecord) => void): boolean {
-    if (this.disposed) return false;
+  open(part: TextPart, current: (doc: number) => MemoryRecord | undefined): number | undefined {
+    if (this.disposed) return undefined;
     let fd: number;
     try {
       fd = fs.openSync(part.file, "r");
     } catch {
-      return false;
+      return undefined;
     }
     const id = this.nextFile++;
     this.files.set(id, fd);
@@ -173,24 +174,35 @@ export class TextPages {
     this.reserve(part.from + part.records.length);
     part.records.forEach((record, i) => {
       const doc = part.from + i;
-      if (record === undefined || current(doc) !== record || part.ranges.start[i] < 0) return;
-      const length = textLength(record);
-      this.where[doc] = id;
-      this.start[doc] = part.ranges.start[i];
-      this.bytes[doc] = part.ranges.end[i] - part.ranges.start[i];
-      this.chars[doc] = length;
+      if (record === undefined || current(doc) !== record || part.ranges.start[i] < 0 || !isPaged(record)) return;
       // A record already paged reads the new place through its doc number: it stays as it is.
-      if (!isPaged(record)) replace(doc, this.paged(record, doc));
+      this.locate(doc, id, part, i, this.chars[doc]);
     });
-    return true;
+    return id;
+  }
+
+  /**
+   * Replaces, through `replace`, each record of `part` that still has its text in memory (and that `current`
+   * still returns) by one that reads it from file `id` (from open()). A new object a record: a checkpoint
+   * does this in steps after its commit.
+   */
+  swap(id: number, part: TextPart, current: (doc: number) => MemoryRecord | undefined, replace: (doc: number, record: MemoryRecord) => void): void {
+    if (!this.files.has(id)) return;
+    part.records.forEach((record, i) => {
+      const doc = part.from + i;
+      if (record === undefined || current(doc) !== record || part.ranges.start[i] < 0 || isPaged(record)) return;
+      this.locate(doc, id, part, i, record.text.length);
+      replace(doc, this.paged(record, doc));
+    });
   }
 
   /**
    * Closes the files no record in `records` reads any more (their docs were forgotten, or their records
-   * replaced by ones with the text in memory). Paged records held elsewhere must not be read after this.
+   * replaced by ones with the text in memory), except `pending` (opened, not swapped yet). Paged records
+   * held elsewhere must not be read after this.
    */
-  settle(records: ReadonlyArray<MemoryRecord | undefined>): void {
-    const used = new Set<number>();
+  settle(records: ReadonlyArray<MemoryRecord | undefined>, pending: ReadonlySet<number> = new Set()): void {
+    const used = new Set<number>(pending);
     for (let doc = 0; doc < this.where.length; doc++) {
       const id = this.where[doc];
       if (id === NOT_PAGED) continue;
@@ -238,6 +250,13 @@ export class TextPages {
     const text: unknown = JSON.parse(this.scratch.toString("utf8", 0, size));
     if (typeof text !== "string") throw new Error(`the checkpoint part holding the text of doc ${doc} has no string where the text was`);
     return text;
+  }
+
+  private locate(doc: number, id: number, part: TextPart, i: number, chars: number): void {
+    this.where[doc] = id;
+    this.start[doc] = part.ranges.start[i];
+    this.bytes[doc] = part.ranges.end[i] - part.ranges.start[i];
+    this.chars[doc] = chars;
   }
 
   private paged(record: MemoryRecord, doc: number): MemoryRecord {

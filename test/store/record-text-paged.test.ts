@@ -194,6 +194,45 @@ describe("record texts read from the checkpoint", () => {
     }
   });
 
+  it("pages the texts a part a step after the commit; a store stopped between those steps has the checkpoint, whole", () => {
+    const manifestOf = (dir: string) => fs.readFileSync(path.join(dir, "checkpoint", "manifest.json"), "utf8");
+    for (const stop of ["close", "checkpoint"] as const) {
+      const dataDir = tempDir(`texts-paged-commit-${stop}-`);
+      const store = openAt(dataDir, options(0));
+      store.importRecords(RECORDS.slice(0, 40));
+      store.checkpoint();
+      store.importRecords(RECORDS.slice(40, 100));
+      const before = manifestOf(dataDir);
+      // Step until the new manifest is in place: the 60 new texts are still in memory then.
+      let steps = 0;
+      while (manifestOf(dataDir) === before) {
+        expect(store.checkpointInSteps(0)).toBeUndefined();
+        steps++;
+      }
+      expect(steps).toBeGreaterThan(1);
+      // One part of 16 docs a step from the commit on: the 60 fall in segments 2 to 6.
+      const atCommit = pagedCount(store);
+      expect(atCommit).toBeGreaterThanOrEqual(40);
+      expect(atCommit).toBeLessThan(100);
+      expect(store.checkpointInSteps(0)).toBeUndefined();
+      expect(pagedCount(store)).toBe(atCommit + 16);
+      if (stop === "checkpoint") {
+        // Asked for a checkpoint now: the paging finishes first, and nothing is left to write.
+        expect(store.checkpoint()).toMatchObject({ unchanged: true });
+        expect(pagedCount(store)).toBe(100);
+      }
+      store.close();
+      const reopened = openAt(dataDir, options(0));
+      try {
+        expect(reopened.status()).toMatchObject({ checkpoint: { used: true, entries_replayed_after: 0 } });
+        expect(pagedCount(reopened)).toBe(100);
+        expect(RECORDS.slice(0, 100).every((r) => reopened.get(r.id as string)!.text === r.text)).toBe(true);
+      } finally {
+        reopened.close();
+      }
+    }
+  });
+
   it("starts reading texts back at the checkpoint after the store grows past textInMemoryMax, every segment's included", () => {
     const dataDir = tempDir("texts-paged-grow-");
     const reference = openAt(tempDir("texts-paged-grow-ref-"), options(Infinity));
