@@ -18,9 +18,9 @@ import { decodeStatementPart, encodeStatementPart, type StatementImage } from ".
 import { syncDirectory } from "./journal";
 import { statementsAnalyzerId } from "./record-statements";
 import type { MemoryRecord } from "./records";
-import { findTexts, type TextPart, type TextRanges } from "./text-pages";
+import { findTexts, type TextPart, type TextRanges, TextPages } from "./text-pages";
 import { type VectorSpace, VectorSpaces } from "./vector-spaces";
-import { CHANGE_BLOCK_DOCS } from "./memory-state";
+import { CHANGE_BLOCK_DOCS, replyKind } from "./memory-state";
 import type { StateSlot } from "../statements/slots";
 import { renameWithRetry } from "./fs-retry";
 
@@ -98,8 +98,10 @@ interface SpaceBasis {
 
 export interface RestoredState {
   records: Array<MemoryRecord | undefined>;
-  /** Record parts to read the texts back from (a store above textInMemoryMax): the state pages them once built. */
-  textParts?: TextPart[];
+  /** Where the records' texts are read back from (a store above textInMemoryMax): `records` are paged already. */
+  texts?: TextPages;
+  /** Per doc, whether an assistant reply is a non-answer (replyKind), found while its text was at hand. */
+  replies: Uint8Array;
   bm25: Bm25Index;
   vectors: VectorSpaces;
   /** What each doc states; absent when the checkpoint's statements came from another analyzer (they are then recomputed). */
@@ -453,12 +455,13 @@ export function loadCheckpoint(dir: string, journalPath: string, bm25Params: { k
   // An option out of range is the caller's error, not a reason to replay the journal.
   const inMemoryMax = rowsInMemoryMax(tuning);
   const textMax = inMemoryLimit(tuning.textInMemoryMax ?? TEXT_IN_MEMORY_MAX, "textInMemoryMax", "records");
-  const built: VectorIndex[] = [];
+  const built: Opened = { indexes: [] };
   try {
     return restore(dir, journalPath, bm25Params, { rows: inMemoryMax, texts: textMax }, built);
   } catch (error) {
-    // The indexes restored before the failure read rows from the checkpoint's files: close them.
-    for (const index of built) index.dispose();
+    // The indexes and texts restored before the failure read from the checkpoint's files: close them.
+    for (const index of built.indexes) index.dispose();
+    built.texts?.dispose();
     if (error instanceof CheckpointRejected) return { reason: error.message };
     // A part its decoder refuses, an index that will not load: this checkpoint cannot be trusted, and the
     // journal can always rebuild the state, so the failure becomes the reason status reports.
@@ -466,7 +469,13 @@ export function loadCheckpoint(dir: string, journalPath: string, bm25Params: { k
   }
 }
 
-function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: number }, limits: { rows: number; texts: number }, built: VectorIndex[]): { state: RestoredState; basis?: CheckpointBasis } {
+/** What a restore has opened files for so far. */
+interface Opened {
+  indexes: VectorIndex[];
+  texts?: TextPages;
+}
+
+function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: number }, limits: { rows: number; texts: number }, built: Opened): { state: RestoredState; basis?: CheckpointBasis } {
   const manifestPath = path.join(dir, MANIFEST_FILE);
   if (!fs.existsSync(manifestPath)) throw new CheckpointRejected("no checkpoint");
   const manifest = parseManifest(fs.readFileSync(manifestPath, "utf8"));
@@ -477,13 +486,18 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   const size = manifest.segment_docs;
   const bounds = (s: number) => ({ from: s * size, count: Math.min(manifest.docs, (s + 1) * size) - s * size });
   const records: Array<MemoryRecord | undefined> = [];
-  const pageTexts = manifest.live > limits.texts;
-  const textParts: TextPart[] = [];
+  const texts = manifest.live > limits.texts ? (built.texts = new TextPages()) : undefined;
+  const replies = new Uint8Array(manifest.docs);
   manifest.records.forEach((part, s) => {
     const bytes = readPart(dir, part, "record");
-    const decoded = decodeRecordPart(bytes, bounds(s).count);
-    if (pageTexts) textParts.push({ file: path.join(dir, part.file), from: bounds(s).from, records: decoded, ranges: findTexts(bytes, decoded.length) });
-    for (const record of decoded) records.push(record);
+    const { from, count } = bounds(s);
+    const decoded = decodeRecordPart(bytes, count);
+    decoded.forEach((record, i) => {
+      if (record) replies[from + i] = replyKind(record);
+    });
+    // A part at a time: its texts are garbage before the next part is read.
+    const kept = texts ? texts.adopt({ file: path.join(dir, part.file), from, records: decoded, ranges: findTexts(bytes, count) }) : decoded;
+    for (const record of kept) records.push(record);
   });
   checkRecords(records, manifest.live);
   const bm25 = Bm25Index.deserialize(readPart(dir, manifest.bm25.part, "BM25"));
@@ -497,7 +511,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     const contentHashByDoc = new Map<number, string>();
     const docLists: Int32Array[] = [];
     const index = new VectorIndex(space.dim);
-    built.push(index);
+    built.indexes.push(index);
     const segments = space.segments.map((segment, s) => {
       if (!segment) return null;
       const part = decodeVectorPart(readPart(dir, segment.part, "vector"), space.dim, segment.vectors);
@@ -525,8 +539,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     vectors.restore(space, index, contentHashByDoc);
     spaces.set(index, { overwrites: index.overwrites, segments });
   }
-  const state: RestoredState = { records, bm25, vectors, offset: manifest.journal.offset, entries: manifest.journal.entries };
-  if (pageTexts) state.textParts = textParts;
+  const state: RestoredState = { records, texts, replies, bm25, vectors, offset: manifest.journal.offset, entries: manifest.journal.entries };
   // Statements from another analyzer are not wrong data, only another reading of the text: recompute them
   // (and write every segment again at the next checkpoint: no basis).
   if (manifest.statements.analyzer !== statementsAnalyzerId()) return { state };

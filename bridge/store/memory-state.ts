@@ -3,7 +3,6 @@
 // index built from it. Pure of I/O: the store feeds it entries.
 import { documentTerms } from "../index/analyze";
 import { Bm25Index } from "../index/bm25";
-import { runToEnd } from "../index/run-steps";
 import { TurnAdjacency } from "../index/turn-adjacency";
 import { DreamError } from "../protocol/errors";
 import type { RestoredState } from "./checkpoint";
@@ -19,6 +18,18 @@ import { SlotIndex } from "./slot-index";
 import type { StateSlot } from "../statements/slots";
 import { isNonAnswer, type SpeechAct } from "../statements/speech-acts";
 import { bindingOf, VectorSpaces, type VectorBinding } from "./vector-spaces";
+
+// Per doc, what an assistant reply is, cached: deriving a user message's statements asks whether its turn's
+// reply did not know, and a store whose texts are read back must not read every reply's text at open.
+const REPLY_UNKNOWN = 0;
+const REPLY_ANSWER = 1;
+const REPLY_NON_ANSWER = 2;
+
+/** Whether `record` is an assistant reply that did not know (REPLY_NON_ANSWER), another reply, or no reply (0). */
+export function replyKind(record: MemoryRecord): number {
+  if (record.source_type !== "assistant_message") return REPLY_UNKNOWN;
+  return isNonAnswer(record.text) ? REPLY_NON_ANSWER : REPLY_ANSWER;
+}
 
 /** Docs per change-count block; a checkpoint segment is a whole number of blocks. */
 export const CHANGE_BLOCK_DOCS = 4;
@@ -41,7 +52,9 @@ export class MemoryState implements SearchView {
   readonly vectors: VectorSpaces;
   readonly scopes = new ScopeMasks();
   /** Texts of records read back from checkpoint parts (a store above checkpoint.textInMemoryMax). */
-  readonly texts = new TextPages();
+  readonly texts: TextPages;
+  /** replyKind by doc, REPLY_UNKNOWN until asked. */
+  private replies = new Uint8Array(64);
   private live = 0;
   /** Journal entries the state includes (header excluded), whether replayed, restored or written here. */
   entries = 0;
@@ -61,6 +74,7 @@ export class MemoryState implements SearchView {
   ) {
     this.bm25 = restored?.bm25 ?? new Bm25Index(bm25Params);
     this.vectors = restored?.vectors ?? new VectorSpaces();
+    this.texts = restored?.texts ?? new TextPages();
     if (restored) this.adopt(restored);
   }
 
@@ -230,6 +244,7 @@ export class MemoryState implements SearchView {
    * this build can use).
    */
   private adopt(restored: RestoredState): void {
+    this.replies = restored.replies.slice();
     restored.records.forEach((record, doc) => {
       this.records.push(record);
       if (!record) return;
@@ -241,8 +256,6 @@ export class MemoryState implements SearchView {
       this.live++;
     });
     this.entries = restored.entries;
-    // Last: deriving the statements above reads texts, from memory while they are there.
-    if (restored.textParts) runToEnd(this.pageTexts(restored.textParts));
   }
 
   /**
@@ -292,7 +305,7 @@ export class MemoryState implements SearchView {
       // The turn's reply may have been written first (an import in any order): it may restate this message.
       if (record.source_type === "user_message") for (const sibling of this.turns.sameTurn(doc)) this.indexRestatement(sibling, record);
     } else {
-      const nonAnswer = record.source_type === "assistant_message" && isNonAnswer(record.text);
+      const nonAnswer = this.isNonAnswerReply(doc);
       for (const sibling of this.turns.sameTurn(doc)) {
         if (this.records[sibling]?.source_type !== "user_message") continue;
         if (nonAnswer) this.markAsked(sibling);
@@ -303,7 +316,14 @@ export class MemoryState implements SearchView {
 
   private isNonAnswerReply(doc: number): boolean {
     const reply = this.records[doc];
-    return reply?.source_type === "assistant_message" && isNonAnswer(reply.text);
+    if (reply?.source_type !== "assistant_message") return false;
+    if (doc >= this.replies.length) {
+      const grown = new Uint8Array(Math.max(doc + 1, this.replies.length * 2));
+      grown.set(this.replies);
+      this.replies = grown;
+    }
+    if (this.replies[doc] === REPLY_UNKNOWN) this.replies[doc] = replyKind(reply);
+    return this.replies[doc] === REPLY_NON_ANSWER;
   }
 
   /** The user message `doc` was asked (its reply did not know): it states nothing and sets no slot. */

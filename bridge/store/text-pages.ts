@@ -161,17 +161,8 @@ export class TextPages {
    * handles): the texts then stay where they are.
    */
   open(part: TextPart, current: (doc: number) => MemoryRecord | undefined): number | undefined {
-    if (this.disposed) return undefined;
-    let fd: number;
-    try {
-      fd = fs.openSync(part.file, "r");
-    } catch {
-      return undefined;
-    }
-    const id = this.nextFile++;
-    this.files.set(id, fd);
-    this.active = true;
-    this.reserve(part.from + part.records.length);
+    const id = this.openFile(part);
+    if (id === undefined) return undefined;
     part.records.forEach((record, i) => {
       const doc = part.from + i;
       if (record === undefined || current(doc) !== record || part.ranges.start[i] < 0 || !isPaged(record)) return;
@@ -179,6 +170,21 @@ export class TextPages {
       this.locate(doc, id, part, i, this.chars[doc]);
     });
     return id;
+  }
+
+  /**
+   * The records of a part being opened, paged at once (each record's text is dropped as soon as its line
+   * is done, so the texts of a large store are never all in the heap, nor leave it fragmented). The same
+   * records when the file cannot be opened: their texts then stay in memory.
+   */
+  adopt(part: TextPart): Array<MemoryRecord | undefined> {
+    const id = this.openFile(part);
+    if (id === undefined) return [...part.records];
+    return part.records.map((record, i) => {
+      if (record === undefined || part.ranges.start[i] < 0) return record;
+      this.locate(part.from + i, id, part, i, record.text.length);
+      return this.paged(record, part.from + i);
+    });
   }
 
   /**
@@ -250,6 +256,21 @@ export class TextPages {
     const text: unknown = JSON.parse(this.scratch.toString("utf8", 0, size));
     if (typeof text !== "string") throw new Error(`the checkpoint part holding the text of doc ${doc} has no string where the text was`);
     return text;
+  }
+
+  private openFile(part: TextPart): number | undefined {
+    if (this.disposed) return undefined;
+    let fd: number;
+    try {
+      fd = fs.openSync(part.file, "r");
+    } catch {
+      return undefined;
+    }
+    const id = this.nextFile++;
+    this.files.set(id, fd);
+    this.active = true;
+    this.reserve(part.from + part.records.length);
+    return id;
   }
 
   private locate(doc: number, id: number, part: TextPart, i: number, chars: number): void {

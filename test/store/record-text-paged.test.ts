@@ -137,6 +137,36 @@ describe("record texts read from the checkpoint", () => {
     }
   });
 
+  it("opens without reading a text back, and still knows which replies did not know", () => {
+    const dataDir = tempDir("texts-paged-asked-");
+    const T = 1_760_000_000_000;
+    const writer = openAt(dataDir, options(Infinity));
+    writer.importRecords([{ id: "u1", text: "我记得护照放在保险柜里。", source_type: "user_message", timestamp_ms: T, session_id: "s1", turn: 1 }, ...RECORDS.slice(0, 40)]);
+    // The reply in a later segment: it makes u1 a question.
+    writer.importRecords([{ id: "r1", text: "抱歉，我不知道。", source_type: "assistant_message", timestamp_ms: T + 1000, session_id: "s1", turn: 1 }]);
+    writer.checkpoint();
+    writer.close();
+
+    const paged = openAt(copyDataDir(dataDir), options(0));
+    const inMemory = openAt(copyDataDir(dataDir), options(Infinity));
+    try {
+      expect(paged.textFootprint().reads).toBe(0);
+      expect(pagedCount(paged)).toBe(42);
+      // Another message of that turn, after the open: the reply's kind is known without its text.
+      const late = { id: "u2", text: "我记得钥匙放在鞋柜里。", source_type: "user_message", timestamp_ms: T + 2000, session_id: "s1", turn: 1 };
+      for (const store of [paged, inMemory]) store.importRecords([late]);
+      expect(paged.textFootprint().reads).toBe(0);
+      for (const store of [paged, inMemory]) {
+        expect(store.inspect("u1")).toMatchObject({ act: "question", slots: [] });
+        expect(store.inspect("u2")).toMatchObject({ act: "question", slots: [] });
+      }
+      expect(observe(paged)).toEqual(observe(inMemory));
+    } finally {
+      paged.close();
+      inMemory.close();
+    }
+  });
+
   it("a record handed out stays whole after its text's part is let go, and an edit or a quarantine keeps the text", () => {
     const dataDir = tempDir("texts-paged-out-");
     const writer = openAt(dataDir, options(0));
@@ -307,6 +337,28 @@ describe("record texts read from the checkpoint", () => {
       reference.close();
     }
     expect(openRecordParts(dataDir)).toEqual([]);
+  });
+
+  linux("an open that refuses the checkpoint after its records closes the record parts it had opened", () => {
+    const dataDir = tempDir("texts-paged-refused-");
+    const writer = openAt(dataDir, options(0));
+    writeHistory(writer, 0, 120);
+    writer.checkpoint();
+    writer.close();
+    // The BM25 snapshot, read after every record part, damaged.
+    const snapshot = path.join(dataDir, "checkpoint", readManifest(dataDir).bm25.part.file);
+    const bytes = fs.readFileSync(snapshot);
+    bytes[bytes.length - 1] ^= 0xff;
+    fs.writeFileSync(snapshot, bytes);
+    const store = openAt(dataDir, options(0));
+    try {
+      expect(store.status()).toMatchObject({ checkpoint: { used: false, reason: expect.stringContaining("does not match its SHA-256") } });
+      expect(openRecordParts(dataDir)).toEqual([]);
+      expect(pagedCount(store)).toBe(0);
+      expect(store.get("m-3")!.text).toBe(RECORDS[3].text);
+    } finally {
+      store.close();
+    }
   });
 
   it("refuses a textInMemoryMax that is not a number of records, before anything is read", () => {
