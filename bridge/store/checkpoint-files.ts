@@ -18,10 +18,11 @@ export function writePart(dir: string, file: string, chunks: Iterable<Uint8Array
 }
 
 /**
- * writePart in steps: yields after each STEP_BYTES written (with an fsync every SYNC_EVERY_STEPS) and after the last fsync. Stopped early (return()),
+ * writePart in steps: yields after each STEP_BYTES written (with an fsync every SYNC_EVERY_STEPS), after each chunk
+ * with `stepPerChunk`, and after the last fsync. Stopped early (return()),
  * it closes the file and leaves it half written, for the next checkpoint's clean-up.
  */
-export function* writePartSteps(dir: string, file: string, chunks: Iterable<Uint8Array>): Generator<void, PartRef> {
+export function* writePartSteps(dir: string, file: string, chunks: Iterable<Uint8Array>, { stepPerChunk = false } = {}): Generator<void, PartRef> {
   const hash = createHash("sha256");
   let bytes = 0;
   let sinceStep = 0;
@@ -46,6 +47,11 @@ export function* writePartSteps(dir: string, file: string, chunks: Iterable<Uint
         }
       }
       bytes += chunk.length;
+      // Chunks that are costly to make (a record part's lines, whose texts may be read back) end a step each.
+      if (stepPerChunk && sinceStep > 0) {
+        sinceStep = 0;
+        yield;
+      }
     }
     fs.fsyncSync(fd);
   } finally {

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import { CheckpointRejected } from "./checkpoint-format";
 import type { RowFile } from "../index/row-pages";
 import { isPlainObject, type MemoryRecord } from "./records";
+import { plainRecords } from "./text-pages";
 import type { ListsImage } from "../index/vector-index";
 
 // Bounded lines keep every string far below V8's string limit however large the store grows.
@@ -20,7 +21,8 @@ const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 /** Records by doc number, forgotten docs as null, so positions are the doc numbers. */
 export function* encodeRecordPart(records: ReadonlyArray<MemoryRecord | undefined>): Generator<Buffer> {
   for (let start = 0; start < records.length; start += RECORDS_PER_LINE) {
-    const chunk = records.slice(start, start + RECORDS_PER_LINE).map((record) => record ?? null);
+    // Texts read back are read a run at a time, not one by one through each record's toJSON.
+    const chunk = plainRecords(records.slice(start, start + RECORDS_PER_LINE));
     yield Buffer.from(JSON.stringify(chunk) + "\n", "utf8");
   }
 }

@@ -189,8 +189,8 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
   const changes = image.changes.slice();
   const jobs: Array<() => Generator<void, void>> = [];
   const counts = { written: 0, reused: 0, bytes: 0 };
-  const write = function* (file: string, chunks: Iterable<Uint8Array>): Generator<void, PartRef> {
-    const part = yield* writePartSteps(dir, `${generation}.${file}`, chunks);
+  const write = function* (file: string, chunks: Iterable<Uint8Array>, stepPerChunk = false): Generator<void, PartRef> {
+    const part = yield* writePartSteps(dir, `${generation}.${file}`, chunks, { stepPerChunk });
     counts.written++;
     counts.bytes += part.bytes;
     return part;
@@ -220,7 +220,8 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     }
     jobs.push(function* () {
       const ranges = pageTexts ? { start: new Float64Array(segment.length), end: new Float64Array(segment.length) } : undefined;
-      recordParts[s] = yield* write(`records-${s}.jsonl`, ranges ? withTextRanges(encodeRecordPart(segment), segment.length, ranges) : encodeRecordPart(segment));
+      // A line of 2,048 records a step: one whose texts are read back costs ~20 ms to encode.
+      recordParts[s] = yield* write(`records-${s}.jsonl`, ranges ? withTextRanges(encodeRecordPart(segment), segment.length, ranges) : encodeRecordPart(segment), pageTexts);
       if (ranges) textParts.push({ file: path.join(dir, recordParts[s].file), from, records: segment, ranges });
       statementParts[s] = yield* write(`statements-${s}.jsonl`, encodeStatementPart({ from, acts, slots }));
     });

@@ -217,6 +217,7 @@ export class MemoryState implements SearchView {
     this.touch(doc);
     if (change.op === "forget") {
       this.records[doc] = undefined;
+      this.texts.release(doc);
       this.docById.delete(change.id);
       this.bm25.remove(doc);
       this.turns.remove(doc);
@@ -232,9 +233,11 @@ export class MemoryState implements SearchView {
       // Replaced, never changed in place: a checkpoint written in steps holds the objects as they were (checkpoint.ts).
       // A spread would leave a paged text behind: the copy holds its text.
       this.records[doc] = { ...plainRecord(record), quarantine: { reason: change.reason, atMs: change.atMs } };
+      this.texts.release(doc);
     } else {
       const { quarantine: _released, ...released } = plainRecord(record);
       this.records[doc] = released;
+      this.texts.release(doc);
     }
   }
 
@@ -256,6 +259,8 @@ export class MemoryState implements SearchView {
       this.live++;
     });
     this.entries = restored.entries;
+    // A part whose docs were all forgotten was opened for nothing.
+    this.texts.settle();
   }
 
   /**
@@ -268,7 +273,7 @@ export class MemoryState implements SearchView {
     const current = (doc: number) => this.records[doc];
     const opened = parts.map((part) => ({ part, id: this.texts.open(part, current) }));
     const pending = new Set(opened.flatMap(({ id }) => (id === undefined ? [] : [id])));
-    this.texts.settle(this.records, pending);
+    this.texts.settle(pending);
     for (const { part, id } of opened) {
       yield;
       if (id !== undefined) {
@@ -277,7 +282,7 @@ export class MemoryState implements SearchView {
         });
       }
     }
-    this.texts.settle(this.records);
+    this.texts.settle();
   }
 
   /** Closes the files the state reads vector rows and texts from; the state is not used after this. */

@@ -313,6 +313,8 @@ describe("record texts read from the checkpoint", () => {
 
       // The second segment forgotten whole: its new part holds only nulls, and no file of it stays open.
       for (let i = 16; i < 32; i++) store.forget(`m-${i}`), reference.forget(`m-${i}`);
+      // A quarantine and a release rewrite segments 0 and 3: their old parts go too.
+      for (const s of [store, reference]) s.quarantine("m-3", "checked"), s.quarantine("m-50", "checked"), s.release("m-50");
       store.checkpoint();
       reference.checkpoint();
       const named = namedRecordParts(dataDir);
@@ -337,6 +339,32 @@ describe("record texts read from the checkpoint", () => {
       reference.close();
     }
     expect(openRecordParts(dataDir)).toEqual([]);
+  });
+
+  linux("lets go of the old part of a record quarantined or released while a checkpoint was written", () => {
+    const dataDir = tempDir("texts-paged-fd-steps-");
+    const store = openAt(dataDir, options(0));
+    try {
+      store.importRecords(RECORDS.slice(0, 48));
+      store.quarantine("m-41", "before");
+      store.checkpoint();
+      expect(pagedCount(store)).toBe(48);
+      // Segments 0 and 2 change, then, once the checkpoint has frozen them, a record of each changes again.
+      store.forget("m-1");
+      store.forget("m-40");
+      expect(store.checkpointInSteps(0)).toBeUndefined();
+      store.quarantine("m-3", "meanwhile");
+      store.release("m-41");
+      while (!store.checkpointInSteps(0));
+      // Those two keep their text in memory, and read nothing from the parts the checkpoint replaced.
+      expect(pagedCount(store)).toBe(44);
+      expect(openRecordParts(dataDir)).toEqual(namedRecordParts(dataDir));
+      expect(store.get("m-3")).toMatchObject({ text: RECORDS[3].text, quarantine: { reason: "meanwhile" } });
+      expect(store.get("m-41")).toMatchObject({ text: RECORDS[41].text });
+      expect(store.get("m-41")!.quarantine).toBeUndefined();
+    } finally {
+      store.close();
+    }
   });
 
   linux("an open that refuses the checkpoint after its records closes the record parts it had opened", () => {
