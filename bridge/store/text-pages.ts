@@ -157,6 +157,8 @@ export class TextPages {
   private readonly files = new Map<number, number>();
   /** Per file id, how many docs read their text from it (a doc released or moved no longer counts). */
   private readonly refs = new Map<number, number>();
+  /** The sum of refs: docs paged now. */
+  private counted = 0;
   private nextFile = 1;
   private scratch = Buffer.alloc(64 * 1024);
   private readonly proto: object;
@@ -192,7 +194,8 @@ export class TextPages {
    */
   open(part: TextPart, current: (doc: number) => MemoryRecord | undefined): number | undefined {
     const id = this.openFile(part);
-    if (id === undefined) return undefined;
+    // None paged yet (the first paging: a million records at 1M): nothing to move.
+    if (id === undefined || this.counted === 0) return id;
     part.records.forEach((record, i) => {
       const doc = part.from + i;
       if (record === undefined || current(doc) !== record || part.ranges.start[i] < 0 || !isPaged(record)) return;
@@ -222,14 +225,15 @@ export class TextPages {
    * still returns) by one that reads it from file `id` (from open()). A new object a record: a checkpoint
    * does this in steps after its commit.
    */
-  swap(id: number, part: TextPart, current: (doc: number) => MemoryRecord | undefined, replace: (doc: number, record: MemoryRecord) => void): void {
+  swap(id: number, part: TextPart, current: (doc: number) => MemoryRecord | undefined, replace: (doc: number, record: MemoryRecord) => void, from = 0, to = part.records.length): void {
     if (!this.files.has(id)) return;
-    part.records.forEach((record, i) => {
+    for (let i = from; i < to; i++) {
+      const record = part.records[i];
       const doc = part.from + i;
-      if (record === undefined || current(doc) !== record || part.ranges.start[i] < 0 || isPaged(record)) return;
+      if (record === undefined || current(doc) !== record || part.ranges.start[i] < 0 || isPaged(record)) continue;
       this.locate(doc, id, part, i, record.text.length);
       replace(doc, this.paged(record, doc));
-    });
+    }
   }
 
   /**
@@ -267,6 +271,7 @@ export class TextPages {
     for (const fd of this.files.values()) fs.closeSync(fd);
     this.files.clear();
     this.refs.clear();
+    this.counted = 0;
     this.where = new Int32Array(0);
     this.disposed = true;
   }
@@ -337,6 +342,7 @@ export class TextPages {
   private locate(doc: number, id: number, part: TextPart, i: number, chars: number): void {
     if (this.where[doc] > NOT_PAGED) this.unref(this.where[doc]);
     this.refs.set(id, (this.refs.get(id) ?? 0) + 1);
+    this.counted++;
     this.where[doc] = id;
     this.start[doc] = part.ranges.start[i];
     this.bytes[doc] = part.ranges.end[i] - part.ranges.start[i];
@@ -345,6 +351,7 @@ export class TextPages {
 
   private unref(id: number): void {
     this.refs.set(id, (this.refs.get(id) ?? 1) - 1);
+    this.counted--;
   }
 
   private paged(record: MemoryRecord, doc: number): MemoryRecord {
