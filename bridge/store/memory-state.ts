@@ -268,8 +268,8 @@ export class MemoryState implements SearchView {
   /**
    * Reads the texts of these parts' records from them from now on (those not replaced since), and closes
    * the files no record reads. Up to the first yield it moves the records already paged to the new parts
-   * and lets go of the old ones (a checkpoint removes those next); after it, a part a step, the records
-   * whose text is in memory are replaced (a million at the first paging).
+   * and lets go of the old ones (a checkpoint removes those next); after it, SWAP_DOCS_PER_STEP a step, the
+   * records whose text is in memory are replaced (a million at the first paging).
    */
   *pageTexts(parts: TextPart[]): Generator<void, void> {
     const current = (doc: number) => this.records[doc];
