@@ -3,6 +3,7 @@
 // see of a store, so two stores can be compared as a whole.
 import fs from "node:fs";
 import path from "node:path";
+import type { Manifest } from "../../bridge/store/checkpoint-format";
 import { MemoryStore, type StoreOptions } from "../../bridge/store/memory-store";
 import { parseSearchRequest } from "../../bridge/store/search-request";
 import { tempDir } from "./helpers";
@@ -107,3 +108,23 @@ export function observe(store: MemoryStore): unknown {
 export function checkpointStatus(store: MemoryStore): { used: boolean; reason?: string; offset: number; entries_replayed_after: number } {
   return (store.status() as { checkpoint: { used: boolean; reason?: string; offset: number; entries_replayed_after: number } }).checkpoint;
 }
+
+export const readManifest = (dataDir: string): Manifest => JSON.parse(fs.readFileSync(path.join(dataDir, "checkpoint", "manifest.json"), "utf8"));
+
+/** The files under `dir` this process holds open (Linux: /proc/self/fd), as names relative to `dir`; "(deleted)" marks a removed one. */
+export function openFilesUnder(dir: string): string[] {
+  const open: string[] = [];
+  for (const fd of fs.readdirSync("/proc/self/fd")) {
+    let target: string;
+    try {
+      target = fs.readlinkSync(path.join("/proc/self/fd", fd));
+    } catch {
+      continue;
+    }
+    if (target.startsWith(dir + path.sep)) open.push(path.relative(dir, target));
+  }
+  return open.sort();
+}
+
+/** `it` where open files can be listed (/proc/self/fd), skipped elsewhere. */
+export const linux = process.platform === "linux" ? it : it.skip;

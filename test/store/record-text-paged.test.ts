@@ -4,17 +4,16 @@
 // readable, and no record part may stay open once no record reads it (a forgotten text must be let go).
 import fs from "node:fs";
 import path from "node:path";
-import { type Manifest, manifestParts } from "../../bridge/store/checkpoint-format";
+import { manifestParts } from "../../bridge/store/checkpoint-format";
 import { encodeRecordPart } from "../../bridge/store/checkpoint-parts";
 import type { MemoryStore, StoreOptions } from "../../bridge/store/memory-store";
 import type { MemoryRecord } from "../../bridge/store/records";
 import { findTexts, isPaged } from "../../bridge/store/text-pages";
-import { copyDataDir, observe, openAt, RECORDS, touchEarlier, writeHistory } from "./checkpoint-fixtures";
+import { copyDataDir, linux, observe, openAt, openFilesUnder, readManifest, RECORDS, touchEarlier, writeHistory } from "./checkpoint-fixtures";
 import { tempDir } from "./helpers";
 
 const SEGMENT = 16;
 const options = (textMax: number): Partial<StoreOptions> => ({ checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: SEGMENT, textInMemoryMax: textMax } });
-const readManifest = (dataDir: string): Manifest => JSON.parse(fs.readFileSync(path.join(dataDir, "checkpoint", "manifest.json"), "utf8"));
 const recordsOf = (store: MemoryStore): Array<MemoryRecord | undefined> => (store as unknown as { state: { records: Array<MemoryRecord | undefined> } }).state.records;
 const pagedCount = (store: MemoryStore) => recordsOf(store).filter((record) => record !== undefined && isPaged(record)).length;
 const liveCount = (store: MemoryStore) => recordsOf(store).filter((record) => record !== undefined).length;
@@ -37,27 +36,13 @@ function views(store: MemoryStore): unknown {
   };
 }
 
-/** The record parts under `dir` this process holds open (Linux: /proc/self/fd), relative to the checkpoint directory. */
-function openRecordParts(dataDir: string): string[] {
-  const dir = path.join(dataDir, "checkpoint");
-  const open: string[] = [];
-  for (const fd of fs.readdirSync("/proc/self/fd")) {
-    let target: string;
-    try {
-      target = fs.readlinkSync(path.join("/proc/self/fd", fd));
-    } catch {
-      continue;
-    }
-    if (target.startsWith(dir + path.sep) && target.includes(".records-")) open.push(path.relative(dir, target));
-  }
-  return open.sort();
-}
+/** The record parts this process holds open (Linux), relative to the checkpoint directory. */
+const openRecordParts = (dataDir: string) => openFilesUnder(path.join(dataDir, "checkpoint")).filter((file) => file.includes(".records-"));
 const namedRecordParts = (dataDir: string) =>
   manifestParts(readManifest(dataDir))
     .map((part) => part.file)
     .filter((file) => file.includes(".records-"))
     .sort();
-const linux = process.platform === "linux" ? it : it.skip;
 
 describe("findTexts", () => {
   it("finds each record's own text in a record part, whatever the text or the metadata hold", () => {

@@ -6,31 +6,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Manifest, manifestParts } from "../../bridge/store/checkpoint-format";
 import type { MemoryStore, StoreOptions } from "../../bridge/store/memory-store";
-import { checkpointStatus, copyDataDir, observe, openAt, RECORDS, touchEarlier, writeHistory } from "./checkpoint-fixtures";
+import { checkpointStatus, copyDataDir, linux, observe, openAt, openFilesUnder, readManifest, RECORDS, touchEarlier, writeHistory } from "./checkpoint-fixtures";
 import { tempDir } from "./helpers";
 
 const SEGMENT = 16;
 const options = (pageRows: boolean): Partial<StoreOptions> => ({ checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: SEGMENT, rowsInMemoryMax: pageRows ? 0 : Infinity } });
-const readManifest = (dataDir: string): Manifest => JSON.parse(fs.readFileSync(path.join(dataDir, "checkpoint", "manifest.json"), "utf8"));
 const footprints = (store: MemoryStore) => store.vectors.list().map((space) => ({ model: space.model, ...space.index.rowFootprint() }));
 const vectorPartsOf = (manifest: Manifest, model: string) =>
   manifest.vector_spaces.find((space) => space.model === model)!.segments.filter((segment) => segment !== null).map((segment) => segment!.part.file);
 
-/** The files under `dir` this process holds open (Linux: /proc/self/fd), as names relative to `dir`; "(deleted)" marks a removed one. */
-function openFilesUnder(dir: string): string[] {
-  const open: string[] = [];
-  for (const fd of fs.readdirSync("/proc/self/fd")) {
-    let target: string;
-    try {
-      target = fs.readlinkSync(path.join("/proc/self/fd", fd));
-    } catch {
-      continue;
-    }
-    if (target.startsWith(dir + path.sep)) open.push(path.relative(dir, target));
-  }
-  return open.sort();
-}
-const linux = process.platform === "linux" ? it : it.skip;
 
 describe("vector rows read from the checkpoint", () => {
   it("a store opened from its checkpoint keeps no rows in memory and answers as one that keeps them all", () => {
