@@ -5,8 +5,10 @@
 export interface Bm25Image {
   k1: number;
   b: number;
-  /** Term text by term id. */
-  terms: string[];
+  /** Each term's length in UTF-16 units, by term id. */
+  termLengths: Int32Array;
+  /** The terms' UTF-16 units, little-endian, one term after the other in id order (a view of the snapshot). */
+  termText: Uint8Array;
   /** CSR: postings of term t are [offsets[t], offsets[t + 1]). */
   offsets: Int32Array;
   docs: Int32Array;
@@ -112,13 +114,14 @@ export function decodeSnapshot(bytes: Uint8Array): Bm25Image {
   const image: Bm25Image = {
     k1: view.getFloat64(32, true),
     b: view.getFloat64(40, true),
-    terms: [],
+    termLengths,
     offsets: take(termCount + 1),
     docs: take(postings),
     tfs: take(postings),
     docLengths: take(docCount),
+    termText: bytes.subarray(at, at + 2 * termUnits),
   };
-  image.terms = readTerms(bytes, at, termLengths, termUnits);
+  checkTermLengths(termLengths, termUnits);
   checkPostings(image);
   return image;
 }
@@ -136,32 +139,26 @@ function putInt32s(bytes: Uint8Array, at: number, array: Int32Array): number {
   return at + array.byteLength;
 }
 
-// Node decodes UTF-16LE in one native pass on any host, keeping lone surrogates that TextDecoder would replace;
-// per-term fromCharCode calls made this the slowest step of loading a 600k-term snapshot. Terms are checked for
-// duplicates where their id map is built (Bm25Index.fromImage), which spares a second 600k-entry hash set.
-function readTerms(bytes: Uint8Array, at: number, lengths: Int32Array, termUnits: number): string[] {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset + at, 2 * termUnits).toString("utf16le");
-  const terms: string[] = [];
-  let start = 0;
+// The terms themselves are read into the index's term dictionary (Bm25Index.fromImage), which finds duplicates.
+function checkTermLengths(lengths: Int32Array, termUnits: number): void {
+  let units = 0;
   for (const length of lengths) {
-    if (length < 0 || start + length > termUnits) throw new Error(`${PREFIX} corrupt snapshot: term lengths exceed the term text`);
-    const term = text.slice(start, start + length);
-    terms.push(term);
-    start += length;
+    if (length < 0 || units + length > termUnits) throw new Error(`${PREFIX} corrupt snapshot: term lengths exceed the term text`);
+    units += length;
   }
-  if (start !== termUnits) throw new Error(`${PREFIX} corrupt snapshot: term lengths do not cover the term text`);
-  return terms;
+  if (units !== termUnits) throw new Error(`${PREFIX} corrupt snapshot: term lengths do not cover the term text`);
 }
 
 // Every posting must name a live doc once per term with tf >= 1, and each doc's tfs must add up to its length.
-function checkPostings({ terms, offsets, docs, tfs, docLengths }: Bm25Image): void {
+function checkPostings({ termLengths, offsets, docs, tfs, docLengths }: Bm25Image): void {
+  const termCount = termLengths.length;
   const corrupt = (what: string): never => {
     throw new Error(`${PREFIX} corrupt snapshot: ${what}`);
   };
-  if (offsets[0] !== 0 || offsets[terms.length] !== docs.length) corrupt("term offsets do not span the postings");
+  if (offsets[0] !== 0 || offsets[termCount] !== docs.length) corrupt("term offsets do not span the postings");
   const tfSum = new Float64Array(docLengths.length);
   const lastTerm = new Int32Array(docLengths.length).fill(-1);
-  for (let t = 0; t < terms.length; t++) {
+  for (let t = 0; t < termCount; t++) {
     if (offsets[t + 1] < offsets[t]) corrupt(`term offsets decrease at term ${t}`);
     for (let p = offsets[t]; p < offsets[t + 1]; p++) {
       const doc = docs[p];

@@ -4,6 +4,7 @@ import { TopK, type Scored } from "./top-k";
 import { decodeSnapshot, encodePostingsInSteps, type Bm25Image } from "./bm25-snapshot";
 import { lowerBound, maxScoreTopK, type TermPostings } from "./bm25-maxscore";
 import { runToEnd } from "./run-steps";
+import { TermDictionary } from "./term-dictionary";
 
 export interface Bm25Params {
   k1?: number;
@@ -51,7 +52,7 @@ interface RepackJob {
 export class Bm25Index {
   readonly k1: number;
   readonly b: number;
-  private readonly termIds = new Map<string, number>();
+  private readonly termIds = new TermDictionary();
   private df: Int32Array = new Int32Array(64);
   private mainTerms = 0;
   private mainOffsets: Int32Array = new Int32Array(1);
@@ -457,7 +458,7 @@ export class Bm25Index {
     const offsets = this.packedOffsets();
     // Terms are only ever added, in id order: the first termCount a later iteration gives are those of now.
     const termIds = this.termIds;
-    const header = { k1: this.k1, b: this.b, termCount: termIds.size, terms: () => termIds.keys(), offsets, docLengths: this.liveDocLengths() };
+    const header = { k1: this.k1, b: this.b, termCount: termIds.size, terms: () => termIds.terms(), offsets, docLengths: this.liveDocLengths() };
     const postings = this.postingsView(this.state.slice());
     yield;
     return yield* encodePostingsInSteps(header, (docs, tfs) => packSteps(postings, offsets, docs, tfs, stepPostings));
@@ -475,12 +476,13 @@ export class Bm25Index {
 
   private static fromImage(image: Bm25Image): Bm25Index {
     const index = new Bm25Index({ k1: image.k1, b: image.b });
-    image.terms.forEach((term, id) => index.termIds.set(term, id));
-    if (index.termIds.size !== image.terms.length) {
-      const duplicate = image.terms.find((term, id) => index.termIds.get(term) !== id);
-      throw new Error(`Bm25Index.deserialize: corrupt snapshot: duplicate term ${JSON.stringify(duplicate)}`);
+    try {
+      index.termIds.addSnapshotTerms(image.termText, image.termLengths);
+    } catch (error) {
+      throw new Error(`Bm25Index.deserialize: corrupt snapshot: ${(error as Error).message}`);
     }
-    index.growTerms(image.terms.length);
+    const termCount = image.termLengths.length;
+    index.growTerms(termCount);
     index.growDocs(image.docLengths.length);
     for (let doc = 0; doc < image.docLengths.length; doc++) {
       if (image.docLengths[doc] < 0) continue;
@@ -489,9 +491,9 @@ export class Bm25Index {
       index.lengthSum += image.docLengths[doc];
       index.liveDocs++;
     }
-    for (let term = 0; term < image.terms.length; term++) index.df[term] = image.offsets[term + 1] - image.offsets[term];
+    for (let term = 0; term < termCount; term++) index.df[term] = image.offsets[term + 1] - image.offsets[term];
     for (const doc of image.docs) index.fwdCount[doc]++;
-    index.installMain(image.terms.length, image.offsets, image.docs, image.tfs);
+    index.installMain(termCount, image.offsets, image.docs, image.tfs);
     return index;
   }
 
@@ -518,8 +520,7 @@ export class Bm25Index {
   private termId(token: string): number {
     let term = this.termIds.get(token);
     if (term === undefined) {
-      term = this.termIds.size;
-      this.termIds.set(token, term);
+      term = this.termIds.add(token);
       this.growTerms(term + 1);
     }
     return term;
