@@ -11,6 +11,12 @@
 import { TopK, type Scored } from "./top-k";
 
 /** One query term's postings: a doc-ordered run of the packed segment and a doc-ordered run of `deltaDocs`. */
+/**
+ * A main posting's tf is a byte (32 bits cost 171 MiB at 1M); one of TF_BIG or more, a term said over 254
+ * times in one memory, keeps TF_BIG there and its value in a map by posting.
+ */
+export const TF_BIG = 255;
+
 export interface TermPostings {
   weight: number;
   /** Above anything the term adds to one doc. */
@@ -25,7 +31,9 @@ export interface MaxScoreInput {
   /** In the caller's term order, which is the order each doc's score is summed in. */
   terms: TermPostings[];
   mainDocs: Int32Array;
-  mainTfs: Int32Array;
+  mainTfs: Uint8Array;
+  /** The tfs of the main postings whose byte is TF_BIG, by posting. */
+  mainBigTfs: ReadonlyMap<number, number>;
   /** The terms' delta postings, each term's run in doc order. */
   deltaDocs: Int32Array;
   deltaTfs: Int32Array;
@@ -50,7 +58,7 @@ const MARGIN = 1 + 1e-9;
 
 /** The `limit` best docs (score desc, then doc asc) among the prefix docs and the terms' postings; counts into `stats`. */
 export function maxScoreTopK(input: MaxScoreInput, stats: MaxScoreStats): Scored[] {
-  const { mainDocs, mainTfs, deltaDocs, deltaTfs, prefixDocs, partial, isLive, liveValue, accept, docLengths, limit } = input;
+  const { mainDocs, mainTfs, mainBigTfs, deltaDocs, deltaTfs, prefixDocs, partial, isLive, liveValue, accept, docLengths, limit } = input;
   const { base: normBase, perToken } = input.norm;
   const n = input.terms.length;
   // Cursors are kept cheapest bound first: terms [0, lookups) have become lookups as the bar rose.
@@ -71,7 +79,7 @@ export function maxScoreTopK(input: MaxScoreInput, stats: MaxScoreStats): Scored
   const settle = (a: number) => {
     const m = mainAt[a] < mainEnd[a] ? mainDocs[mainAt[a]] : END;
     const d = deltaAt[a] < deltaEnd[a] ? deltaDocs[deltaAt[a]] : END;
-    if (m <= d) (current[a] = m), (currentTf[a] = m === END ? 0 : mainTfs[mainAt[a]]);
+    if (m <= d) (current[a] = m), (currentTf[a] = m === END ? 0 : mainTfs[mainAt[a]] === TF_BIG ? mainBigTfs.get(mainAt[a])! : mainTfs[mainAt[a]]);
     else (current[a] = d), (currentTf[a] = deltaTfs[deltaAt[a]]);
   };
   for (let a = 0; a < n; a++) settle(a);
@@ -124,7 +132,7 @@ export function maxScoreTopK(input: MaxScoreInput, stats: MaxScoreStats): Scored
       for (const end = mainEnd[a]; p < end && lookups === a; p++) {
         const doc = mainDocs[p];
         if (doc >= stop) break;
-        const t = mainTfs[p];
+        const t = mainTfs[p] === TF_BIG ? mainBigTfs.get(p)! : mainTfs[p];
         const lengthPart = perToken * docLengths[doc];
         const contribution = (w * t) / (t + normBase + lengthPart);
         if ((contribution + reach) * MARGIN < bar) continue;

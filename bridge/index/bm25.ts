@@ -2,7 +2,7 @@
 // tombstoned deletes with exact live statistics, and full-corpus top-k search. Snapshots live in bm25-snapshot.ts.
 import { TopK, type Scored } from "./top-k";
 import { decodeSnapshot, encodePostingsInSteps, type Bm25Image } from "./bm25-snapshot";
-import { lowerBound, maxScoreTopK, type TermPostings } from "./bm25-maxscore";
+import { lowerBound, maxScoreTopK, TF_BIG, type TermPostings } from "./bm25-maxscore";
 import { runToEnd } from "./run-steps";
 import { TermDictionary } from "./term-dictionary";
 
@@ -57,7 +57,9 @@ export class Bm25Index {
   private mainTerms = 0;
   private mainOffsets: Int32Array = new Int32Array(1);
   private mainDocs: Int32Array = new Int32Array(0);
-  private mainTfs: Int32Array = new Int32Array(0);
+  // Tfs in bytes; one of TF_BIG or more is in mainBigTfs, by posting (bm25-maxscore.ts).
+  private mainTfs: Uint8Array = new Uint8Array(0);
+  private mainBigTfs = new Map<number, number>();
   // Delta postings in append order, chained newest-first per term through deltaNext.
   private deltaHead: Int32Array = new Int32Array(64).fill(-1);
   private deltaNext: Int32Array = new Int32Array(0);
@@ -240,7 +242,8 @@ export class Bm25Index {
     for (let p = inMain ? this.mainOffsets[term] : 0, end = inMain ? this.mainOffsets[term + 1] : 0; p < end; p++) {
       const doc = this.mainDocs[p];
       if (state[doc] !== LIVE || (accept !== undefined && !accept[doc])) continue;
-      const tf = this.mainTfs[p];
+      let tf = this.mainTfs[p];
+      if (tf === TF_BIG) tf = this.mainBigTfs.get(p)!;
       if (scores[doc] === 0) touched[count++] = doc;
       scores[doc] += (weight * tf) / (tf + norm.base + norm.perToken * docLengths[doc]);
     }
@@ -282,17 +285,23 @@ export class Bm25Index {
         const inMain = term < this.mainTerms;
         const start = inMain ? this.mainOffsets[term] : 0;
         const end = inMain ? this.mainOffsets[term + 1] : 0;
-        const { mainDocs, mainTfs } = this;
+        const { mainDocs, mainTfs, mainBigTfs } = this;
         if (live * Math.log2(end - start + 2) < end - start) {
           for (let c = 0; c < live; c++) {
             const doc = candidates[c];
             const p = lowerBound(mainDocs, start, end, doc);
-            if (p < end && mainDocs[p] === doc) scores[doc] += (weight * mainTfs[p]) / (mainTfs[p] + norm.base + norm.perToken * docLengths[doc]);
+            if (p < end && mainDocs[p] === doc) {
+              const tf = mainTfs[p] === TF_BIG ? mainBigTfs.get(p)! : mainTfs[p];
+              scores[doc] += (weight * tf) / (tf + norm.base + norm.perToken * docLengths[doc]);
+            }
           }
         } else {
           for (let p = start; p < end; p++) {
             const doc = mainDocs[p];
-            if (candidate[doc] === 1) scores[doc] += (weight * mainTfs[p]) / (mainTfs[p] + norm.base + norm.perToken * docLengths[doc]);
+            if (candidate[doc] === 1) {
+              const tf = mainTfs[p] === TF_BIG ? mainBigTfs.get(p)! : mainTfs[p];
+              scores[doc] += (weight * tf) / (tf + norm.base + norm.perToken * docLengths[doc]);
+            }
           }
         }
         // Candidates are live and accepted already: whatever of theirs the delta holds counts.
@@ -335,7 +344,7 @@ export class Bm25Index {
         return { weight, bound, start: inMain ? this.mainOffsets[term] : 0, end: inMain ? this.mainOffsets[term + 1] : 0, deltaStart: delta.starts[i], deltaEnd: delta.starts[i + 1] };
       });
       const stats = { docsScored: 0 };
-      const input = { terms: postings, mainDocs: this.mainDocs, mainTfs: this.mainTfs, deltaDocs: delta.docs, deltaTfs: delta.tfs, prefixDocs };
+      const input = { terms: postings, mainDocs: this.mainDocs, mainTfs: this.mainTfs, mainBigTfs: this.mainBigTfs, deltaDocs: delta.docs, deltaTfs: delta.tfs, prefixDocs };
       const found = maxScoreTopK({ ...input, partial: scores, isLive: this.state, liveValue: LIVE, accept, docLengths: this.docLengths, norm, limit }, stats);
       this.lastSearch.docsScored = stats.docsScored;
       return found;
@@ -461,13 +470,13 @@ export class Bm25Index {
     const header = { k1: this.k1, b: this.b, termCount: termIds.size, terms: () => termIds.terms(), offsets, docLengths: this.liveDocLengths() };
     const postings = this.postingsView(this.state.slice());
     yield;
-    return yield* encodePostingsInSteps(header, (docs, tfs) => packSteps(postings, offsets, docs, tfs, stepPostings));
+    return yield* encodePostingsInSteps(header, (docs, tfs) => packSteps(postings, offsets, docs, tfs, undefined, stepPostings));
   }
 
   /** The arrays a packing reads, as they are now; `state` is the live flags to go by. */
   private postingsView(state: Uint8Array): PostingsView {
-    const { mainTerms, mainOffsets, mainDocs, mainTfs, deltaDocs, deltaTerms, deltaTfs, deltaCount } = this;
-    return { termCount: this.termIds.size, state, mainTerms, mainOffsets, mainDocs, mainTfs, deltaDocs, deltaTerms, deltaTfs, deltaCount };
+    const { mainTerms, mainOffsets, mainDocs, mainTfs, mainBigTfs, deltaDocs, deltaTerms, deltaTfs, deltaCount } = this;
+    return { termCount: this.termIds.size, state, mainTerms, mainOffsets, mainDocs, mainTfs, mainBigTfs, deltaDocs, deltaTerms, deltaTfs, deltaCount };
   }
 
   static deserialize(bytes: Uint8Array): Bm25Index {
@@ -493,7 +502,10 @@ export class Bm25Index {
     }
     for (let term = 0; term < termCount; term++) index.df[term] = image.offsets[term + 1] - image.offsets[term];
     for (const doc of image.docs) index.fwdCount[doc]++;
-    index.installMain(termCount, image.offsets, image.docs, image.tfs);
+    const tfs = new Uint8Array(image.tfs.length);
+    const big = new Map<number, number>();
+    for (let p = 0; p < tfs.length; p++) putTf(tfs, big, p, image.tfs[p]);
+    index.installMain(termCount, image.offsets, image.docs, tfs, big);
     return index;
   }
 
@@ -562,12 +574,13 @@ export class Bm25Index {
     const deadAtStart: number[] = [];
     for (let doc = 0; doc < packed.length; doc++) if (packed[doc] === DEAD) deadAtStart.push(doc);
     const deltaEnd = this.deltaCount;
-    const { mainTerms, mainOffsets, mainDocs, mainTfs } = this;
+    const { mainTerms, mainOffsets, mainDocs, mainTfs, mainBigTfs } = this;
     const offsets = new Int32Array(termCount + 1);
     for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t] + this.df[t];
     const total = offsets[termCount];
     const docs = new Int32Array(total);
-    const tfs = new Int32Array(total);
+    const tfs = new Uint8Array(total);
+    const big = new Map<number, number>();
     const cursor = offsets.slice(0, termCount);
     yield;
     for (let p = 0, t = 0, end = mainOffsets[mainTerms]; p < end; yield) {
@@ -576,7 +589,7 @@ export class Bm25Index {
         const doc = mainDocs[p];
         if (packed[doc] !== LIVE) continue;
         docs[cursor[t]] = doc;
-        tfs[cursor[t]++] = mainTfs[p];
+        putTf(tfs, big, cursor[t]++, mainTfs[p] === TF_BIG ? mainBigTfs.get(p)! : mainTfs[p]);
       }
     }
     for (let p = 0; p < deltaEnd; yield) {
@@ -587,7 +600,7 @@ export class Bm25Index {
         if (packed[doc] !== LIVE) continue;
         const t = deltaTerms[p];
         docs[cursor[t]] = doc;
-        tfs[cursor[t]++] = deltaTfs[p];
+        putTf(tfs, big, cursor[t]++, deltaTfs[p]);
       }
     }
     for (let t = 0; t < termCount; t++) {
@@ -603,7 +616,8 @@ export class Bm25Index {
       for (const stop = Math.min(total, p + step); p < stop; p++) {
         while (p >= offsets[t + 1]) t++;
         if (p > offsets[t] && docs[p] <= docs[p - 1]) sorted = false;
-        if (tfs[p] > maxTf[t]) maxTf[t] = tfs[p];
+        const tf = tfs[p] === TF_BIG ? big.get(p)! : tfs[p];
+        if (tf > maxTf[t]) maxTf[t] = tf;
         const length = docLengths[docs[p]];
         if (length < minLength[t]) minLength[t] = length;
       }
@@ -632,7 +646,7 @@ export class Bm25Index {
       }
     }
     if (this.repack?.added !== added) return;
-    this.installRepack({ termCount, deltaEnd, deadAtStart, offsets, docs, tfs, sorted, maxTf, minLength, fwdStart, fwd, used, added });
+    this.installRepack({ termCount, deltaEnd, deadAtStart, offsets, docs, tfs, big, sorted, maxTf, minLength, fwdStart, fwd, used, added });
   }
 
   /**
@@ -645,7 +659,8 @@ export class Bm25Index {
     deadAtStart: number[];
     offsets: Int32Array;
     docs: Int32Array;
-    tfs: Int32Array;
+    tfs: Uint8Array;
+    big: Map<number, number>;
     sorted: boolean;
     maxTf: Int32Array;
     minLength: Int32Array;
@@ -677,6 +692,7 @@ export class Bm25Index {
     this.mainOffsets = next.offsets;
     this.mainDocs = next.docs;
     this.mainTfs = next.tfs;
+    this.mainBigTfs = next.big;
     this.mainSorted = next.sorted;
     // Docs added since the re-pack began keep their terms: appended to the new pool.
     let used = next.used;
@@ -705,8 +721,9 @@ export class Bm25Index {
     const termCount = this.termIds.size;
     const offsets = this.packedOffsets();
     const docs = new Int32Array(offsets[termCount]);
-    const tfs = new Int32Array(offsets[termCount]);
-    this.packInto(offsets, docs, tfs);
+    const tfs = new Uint8Array(offsets[termCount]);
+    const big = new Map<number, number>();
+    this.packInto(offsets, docs, tfs, big);
     if (this.deadDocs > 0) {
       for (let doc = 0; doc < this.state.length; doc++) if (this.state[doc] === DEAD) this.state[doc] = ABSENT;
       this.deadDocs = 0;
@@ -715,7 +732,7 @@ export class Bm25Index {
     this.deltaCount = 0;
     // Release the delta's peak capacity; it regrows by doubling, which the next re-pack amortises anyway.
     [this.deltaNext, this.deltaTerms, this.deltaDocs, this.deltaTfs] = [0, 1, 2, 3].map(() => new Int32Array(0));
-    this.installMain(termCount, offsets, docs, tfs);
+    this.installMain(termCount, offsets, docs, tfs, big);
   }
 
   /** Where each term's live postings start once packed: df counts exactly the live ones. */
@@ -727,12 +744,12 @@ export class Bm25Index {
   }
 
   /** The live postings, term by term: the main segment's in order, then the delta's in the order they were added. */
-  private packInto(offsets: Int32Array, docs: Int32Array, tfs: Int32Array): void {
-    runToEnd(packSteps(this.postingsView(this.state), offsets, docs, tfs, Infinity));
+  private packInto(offsets: Int32Array, docs: Int32Array, tfs: Uint8Array, big: Map<number, number>): void {
+    runToEnd(packSteps(this.postingsView(this.state), offsets, docs, tfs, big, Infinity));
   }
 
   // Make the packed postings the main segment and rebuild the forward pool from them (fwdCount must be set).
-  private installMain(termCount: number, offsets: Int32Array, docs: Int32Array, tfs: Int32Array): void {
+  private installMain(termCount: number, offsets: Int32Array, docs: Int32Array, tfs: Uint8Array, big: Map<number, number>): void {
     let sorted = true;
     for (let t = 0; t < termCount && sorted; t++) for (let p = offsets[t] + 1; p < offsets[t + 1]; p++) if (docs[p] <= docs[p - 1]) (sorted = false), (p = offsets[t + 1]);
     this.mainSorted = sorted;
@@ -742,7 +759,8 @@ export class Bm25Index {
     this.minLength.fill(0x7fffffff, 0, termCount);
     for (let t = 0; t < termCount; t++) {
       for (let p = offsets[t]; p < offsets[t + 1]; p++) {
-        if (tfs[p] > this.maxTf[t]) this.maxTf[t] = tfs[p];
+        const tf = tfs[p] === TF_BIG ? big.get(p)! : tfs[p];
+        if (tf > this.maxTf[t]) this.maxTf[t] = tf;
         const length = this.docLengths[docs[p]];
         if (length < this.minLength[t]) this.minLength[t] = length;
       }
@@ -751,6 +769,7 @@ export class Bm25Index {
     this.mainOffsets = offsets;
     this.mainDocs = docs;
     this.mainTfs = tfs;
+    this.mainBigTfs = big;
     const next = new Int32Array(this.state.length);
     let used = 0;
     for (let doc = 0; doc < this.state.length; doc++) {
@@ -818,16 +837,20 @@ interface PostingsView {
   mainTerms: number;
   mainOffsets: Int32Array;
   mainDocs: Int32Array;
-  mainTfs: Int32Array;
+  mainTfs: Uint8Array;
+  mainBigTfs: Map<number, number>;
   deltaDocs: Int32Array;
   deltaTerms: Int32Array;
   deltaTfs: Int32Array;
   deltaCount: number;
 }
 
-/** Packs the view's live postings into `docs`/`tfs` at `offsets`, yielding after about every `step` postings read. */
-function* packSteps(view: PostingsView, offsets: Int32Array, docs: Int32Array, tfs: Int32Array, step: number): Generator<void> {
-  const { state, mainOffsets, mainDocs, mainTfs, deltaDocs, deltaTerms, deltaTfs } = view;
+/**
+ * Packs the view's live postings into `docs`/`tfs` at `offsets`, yielding after about every `step` postings
+ * read. Into bytes, with `big` taking the tfs of TF_BIG or more, or (no `big`) into 32-bit tfs.
+ */
+function* packSteps(view: PostingsView, offsets: Int32Array, docs: Int32Array, tfs: Uint8Array | Int32Array, big: Map<number, number> | undefined, step: number): Generator<void> {
+  const { state, mainOffsets, mainDocs, mainTfs, mainBigTfs, deltaDocs, deltaTerms, deltaTfs } = view;
   const cursor = offsets.slice(0, view.termCount);
   let read = 0;
   for (let t = 0; t < view.mainTerms; t++) {
@@ -835,7 +858,7 @@ function* packSteps(view: PostingsView, offsets: Int32Array, docs: Int32Array, t
       const doc = mainDocs[p];
       if (state[doc] !== LIVE) continue;
       docs[cursor[t]] = doc;
-      tfs[cursor[t]++] = mainTfs[p];
+      putTf(tfs, big, cursor[t]++, mainTfs[p] === TF_BIG ? mainBigTfs.get(p)! : mainTfs[p]);
     }
     read += mainOffsets[t + 1] - mainOffsets[t];
     if (read >= step) {
@@ -848,12 +871,20 @@ function* packSteps(view: PostingsView, offsets: Int32Array, docs: Int32Array, t
     if (state[doc] !== LIVE) continue;
     const t = deltaTerms[p];
     docs[cursor[t]] = doc;
-    tfs[cursor[t]++] = deltaTfs[p];
+    putTf(tfs, big, cursor[t]++, deltaTfs[p]);
     if (++read >= step) {
       read = 0;
       yield;
     }
   }
+}
+
+/** Writes `tf` at `p`: as it is, or into a byte, and `big` when it does not fit one below TF_BIG. */
+function putTf(tfs: Uint8Array | Int32Array, big: Map<number, number> | undefined, p: number, tf: number): void {
+  if (big !== undefined && tf >= TF_BIG) {
+    tfs[p] = TF_BIG;
+    big.set(p, tf);
+  } else tfs[p] = tf;
 }
 
 type Growable = Int32Array | Uint8Array | Float64Array;

@@ -126,6 +126,56 @@ describe("Bm25Index against wink-bm25-text-search", () => {
   });
 });
 
+describe("Bm25Index term frequencies past a byte", () => {
+  // Main postings keep tfs in a byte, and those of 255 or more in a map beside it: a pasted log can say one
+  // bigram thousands of times. Long docs, so that a tf of 255 against 300 moves the score far past wink's
+  // rounding.
+  const repeats = [1, 254, 255, 256, 300, 1000, 70_000];
+  const docs: string[][] = repeats.map((count, i) => [...Array<string>(count).fill("echo"), ...Array<string>(2000 + 37 * i).fill(`filler${i % 3}`), "mug"]);
+  docs.push(["echo", "mug"], ["mug", "paris"], ["paris"]);
+  const queries = [["echo"], ["echo", "mug"], ["mug", "echo", "paris"], ["filler1", "echo"]];
+
+  it("scores them exactly, as wink does, in the delta, the main segment, a stepped re-pack and a snapshot", () => {
+    const params = { k1: 1.2, b: 0.75 };
+    const delta = buildIndex(docs);
+    compareWithOracle(docs, delta, params, queries);
+    const packed = buildIndex(docs);
+    packed.vacuum();
+    expect(packed.layout.deltaPostings).toBe(0);
+    compareWithOracle(docs, packed, params, queries);
+    // Half of them packed, half in the delta, and a re-pack in steps (started by dead docs) packs both.
+    const stepped = new Bm25Index({}, { repackStepPostings: 3 });
+    const others = Array.from({ length: 60 }, (_, i) => ["paris", `w${i}`]);
+    others.forEach((tokens, i) => stepped.add(docs.length + i, tokens));
+    docs.forEach((tokens, doc) => doc < 4 && stepped.add(doc, tokens));
+    stepped.vacuum();
+    docs.forEach((tokens, doc) => doc >= 4 && stepped.add(doc, tokens));
+    for (let i = 0; i < 8; i++) stepped.remove(docs.length + i);
+    while (stepped.maintain(0));
+    expect([stepped.repacks.stepped, stepped.layout.deltaPostings, stepped.layout.deadDocs]).toEqual([1, 0, 0]);
+    const live = new Map([...docs.entries(), ...others.slice(8).map((tokens, i): [number, string[]] => [docs.length + 8 + i, tokens])]);
+    compareWithOracle(live, stepped, params, queries);
+    const loaded = Bm25Index.deserialize(packed.serialize());
+    compareWithOracle(docs, loaded, params, queries);
+    expect(loaded.serialize()).toEqual(delta.serialize());
+  });
+
+  it("scores them exactly when pruned, term at a time and document at a time", () => {
+    for (const maxScoreMinPostings of [0, 1 << 13]) {
+      const index = new Bm25Index({}, { maxScoreMinPostings });
+      // Enough common docs for pruning to start; the big-tf docs among them, in the main segment.
+      const many = [...docs, ...Array.from({ length: 400 }, (_, i) => ["mug", `w${i % 7}`, ...(i % 5 === 0 ? ["echo"] : [])])];
+      many.forEach((tokens, doc) => index.add(doc, tokens));
+      index.vacuum();
+      for (const query of [...queries, ["mug", "w1", "echo"]]) {
+        for (const k of [1, 3, 10]) expect(index.search(query, k)).toEqual(index.search(query, k, undefined, { exhaustive: true }));
+      }
+      expect(index.search(["echo"], 3).map((hit) => hit.doc)).toEqual(index.search(["echo"], 3, undefined, { exhaustive: true }).map((hit) => hit.doc));
+      compareWithOracle(many, index, { k1: 1.2, b: 0.75 }, queries);
+    }
+  });
+});
+
 describe("Bm25Index incremental updates", () => {
   it("gives the same results as an index rebuilt from the live docs, whatever was added, removed and vacuumed", () => {
     const tokens = fc.array(fc.constantFrom("a", "b", "c", "d", "记忆", "忆", "constructor", "__proto__"), { maxLength: 10 });
