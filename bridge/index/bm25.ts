@@ -67,13 +67,10 @@ export class Bm25Index {
   private deltaDocs: Int32Array = new Int32Array(0);
   private deltaTfs: Int32Array = new Int32Array(0);
   private deltaCount = 0;
-  // Per doc: state, token count, and its unique term ids in the forward pool, so remove() needs no tokens.
+  // Per doc: state and token count. No list of a doc's terms is kept (4 bytes a posting, 171 MiB at 1M):
+  // remove() is given the doc's tokens again, and which terms a doc holds is read from the postings.
   private state: Uint8Array = new Uint8Array(0);
   private docLengths: Int32Array = new Int32Array(0);
-  private fwdStart: Int32Array = new Int32Array(0);
-  private fwdCount: Int32Array = new Int32Array(0);
-  private fwdTerms: Int32Array = new Int32Array(0);
-  private fwdUsed = 0;
   private liveDocs = 0;
   private deadDocs = 0;
   private lengthSum = 0;
@@ -140,11 +137,8 @@ export class Bm25Index {
       const term = this.termId(token);
       if (this.termTf[term]++ === 0) unique.push(term);
     }
-    this.fwdTerms = grow(this.fwdTerms, this.fwdUsed + unique.length);
     const deltaNeed = this.deltaCount + unique.length;
     [this.deltaNext, this.deltaTerms, this.deltaDocs, this.deltaTfs] = [this.deltaNext, this.deltaTerms, this.deltaDocs, this.deltaTfs].map((a) => grow(a, deltaNeed));
-    this.fwdStart[doc] = this.fwdUsed;
-    this.fwdCount[doc] = unique.length;
     for (const term of unique) {
       if (this.termTf[term] > this.maxTf[term]) this.maxTf[term] = this.termTf[term];
       if (tokens.length < this.minLength[term]) this.minLength[term] = tokens.length;
@@ -156,7 +150,6 @@ export class Bm25Index {
       this.deltaHead[term] = p;
       this.termTf[term] = 0;
       this.df[term]++;
-      this.fwdTerms[this.fwdUsed++] = term;
     }
     this.repack?.added.push(doc);
     this.state[doc] = LIVE;
@@ -166,17 +159,45 @@ export class Bm25Index {
     if (this.deltaCount > Math.max(DELTA_MIN_POSTINGS, this.mainDocs.length >> 1)) this.vacuum();
   }
 
-  /** Tombstone `doc`; returns whether it was live. Statistics change at once, postings go at the next vacuum. */
-  remove(doc: number): boolean {
+  /**
+   * Tombstone `doc`, given the tokens it was added with; returns whether it was live. Statistics change at
+   * once, postings go at the next vacuum. Tokens of another length than the doc's are refused.
+   */
+  remove(doc: number, tokens: readonly string[]): boolean {
     if (this.state[doc] !== LIVE) return false;
-    const start = this.fwdStart[doc];
-    for (let i = start, end = start + this.fwdCount[doc]; i < end; i++) this.df[this.fwdTerms[i]]--;
+    if (tokens.length !== this.docLengths[doc]) throw new Error(`Bm25Index.remove: doc ${doc} was added with ${this.docLengths[doc]} tokens, got ${tokens.length}`);
+    const terms = new Set<number>();
+    for (const token of tokens) {
+      const term = this.termIds.get(token);
+      if (term === undefined) throw new Error(`Bm25Index.remove: doc ${doc} was not added with the token ${JSON.stringify(token)}`);
+      terms.add(term);
+    }
+    for (const term of terms) this.df[term]--;
+    this.tombstone(doc);
+    return true;
+  }
+
+  /**
+   * Tombstones every live doc of `docs` without their tokens, in one pass over all the postings (a
+   * snapshot's catch-up, when the forgotten docs' texts are gone); returns how many were live.
+   */
+  removeDocs(docs: Iterable<number>): number {
+    const gone = new Uint8Array(this.state.length);
+    let count = 0;
+    for (const doc of docs) if (this.state[doc] === LIVE && gone[doc] === 0) (gone[doc] = 1), count++;
+    if (count === 0) return 0;
+    for (let t = 0; t < this.mainTerms; t++) for (let p = this.mainOffsets[t], end = this.mainOffsets[t + 1]; p < end; p++) if (gone[this.mainDocs[p]] === 1) this.df[t]--;
+    for (let p = 0; p < this.deltaCount; p++) if (gone[this.deltaDocs[p]] === 1) this.df[this.deltaTerms[p]]--;
+    for (let doc = 0; doc < gone.length; doc++) if (gone[doc] === 1) this.tombstone(doc);
+    return count;
+  }
+
+  private tombstone(doc: number): void {
     this.state[doc] = DEAD;
     this.lengthSum -= this.docLengths[doc];
     this.liveDocs--;
     this.deadDocs++;
     if (this.deadDocs > VACUUM_DEAD_FRACTION * (this.liveDocs + this.deadDocs)) this.vacuum();
-    return true;
   }
 
   /**
@@ -407,46 +428,67 @@ export class Bm25Index {
 
   /**
    * For a query's `tokens`, which of them a live doc holds: bit i is set when it holds tokens[i] (the first 30
-   * count). Term ids are looked up once; each doc is read from its forward list, so a call costs the doc's
-   * distinct terms, not a posting scan.
+   * count). The terms' delta postings are gathered once, at the first call; each call then looks the doc up
+   * by bisection in each term's doc-ordered postings.
    */
   termMasker(tokens: readonly string[]): (doc: number) => number {
-    const bits = new Map<number, number>();
-    tokens.slice(0, 30).forEach((token, i) => {
+    const known = tokens.slice(0, 30).flatMap((token, i) => {
       const term = this.termIds.get(token);
-      if (term !== undefined) bits.set(term, (bits.get(term) ?? 0) | (1 << i));
+      return term === undefined ? [] : [{ term, bit: 1 << i }];
     });
+    let holds: Array<(doc: number) => boolean> | undefined;
     return (doc) => {
       if (this.state[doc] !== LIVE) return 0;
+      holds ??= this.holders(known.map(({ term }) => term));
       let mask = 0;
-      for (let i = this.fwdStart[doc], end = i + this.fwdCount[doc]; i < end; i++) mask |= bits.get(this.fwdTerms[i]) ?? 0;
+      for (let i = 0; i < known.length; i++) if (holds[i](doc)) mask |= known[i].bit;
       return mask;
     };
   }
 
   /**
-   * The live docs that hold every one of `tokens` (a posting-list walk of the rarest, checked against each
-   * doc's forward list), in no particular order; [] when any token is unknown or `tokens` is empty.
+   * The live docs that hold every one of `tokens` (a posting-list walk of the rarest, each doc looked up in
+   * the others' postings), in no particular order; [] when any token is unknown or `tokens` is empty.
    */
   docsWithAll(tokens: readonly string[]): number[] {
     const terms = [...new Set(tokens)].map((token) => this.termIds.get(token));
     if (terms.length === 0 || terms.some((term) => term === undefined || this.df[term] === 0)) return [];
     const ids = terms as number[];
     const rarest = ids.reduce((best, term) => (this.df[term] < this.df[best] ? term : best));
-    const others = new Set(ids.filter((term) => term !== rarest));
+    const others = this.holders(ids.filter((term) => term !== rarest));
     const found: number[] = [];
-    const holdsOthers = (doc: number): boolean => {
-      if (others.size === 0) return true;
-      let held = 0;
-      for (let i = this.fwdStart[doc], end = i + this.fwdCount[doc]; i < end; i++) if (others.has(this.fwdTerms[i])) held++;
-      return held === others.size;
-    };
     const visit = (doc: number) => {
-      if (this.state[doc] === LIVE && holdsOthers(doc)) found.push(doc);
+      if (this.state[doc] === LIVE && others.every((holds) => holds(doc))) found.push(doc);
     };
     if (rarest < this.mainTerms) for (let p = this.mainOffsets[rarest], end = this.mainOffsets[rarest + 1]; p < end; p++) visit(this.mainDocs[p]);
     for (let p = this.deltaHead[rarest]; p >= 0; p = this.deltaNext[p]) visit(this.deltaDocs[p]);
     return found;
+  }
+
+  /**
+   * For each of `terms`, whether a doc has a posting of it (live or not): a bisection in its main postings
+   * (a set of them, in the rare index whose main postings are not in doc order) and in its delta, sorted.
+   */
+  private holders(terms: readonly number[]): Array<(doc: number) => boolean> {
+    const delta = this.sortedDelta([...terms]);
+    const { mainDocs, mainSorted } = this;
+    return terms.map((term, i) => {
+      const start = term < this.mainTerms ? this.mainOffsets[term] : 0;
+      const end = term < this.mainTerms ? this.mainOffsets[term + 1] : 0;
+      const [deltaStart, deltaEnd] = [delta.starts[i], delta.starts[i + 1]];
+      const inDelta = (doc: number) => {
+        const p = lowerBound(delta.docs, deltaStart, deltaEnd, doc);
+        return p < deltaEnd && delta.docs[p] === doc;
+      };
+      if (!mainSorted) {
+        const main = new Set(mainDocs.subarray(start, end));
+        return (doc) => main.has(doc) || inDelta(doc);
+      }
+      return (doc) => {
+        const p = lowerBound(mainDocs, start, end, doc);
+        return (p < end && mainDocs[p] === doc) || inDelta(doc);
+      };
+    });
   }
 
   /**
@@ -501,7 +543,6 @@ export class Bm25Index {
       index.liveDocs++;
     }
     for (let term = 0; term < termCount; term++) index.df[term] = image.offsets[term + 1] - image.offsets[term];
-    for (const doc of image.docs) index.fwdCount[doc]++;
     const tfs = new Uint8Array(image.tfs.length);
     const big = new Map<number, number>();
     for (let p = 0; p < tfs.length; p++) putTf(tfs, big, p, image.tfs[p]);
@@ -622,36 +663,13 @@ export class Bm25Index {
         if (length < minLength[t]) minLength[t] = length;
       }
     }
-    // The forward pool without the dead docs' terms, copied doc by doc from the serving one.
-    const fwdStart = new Int32Array(packed.length);
-    let used = 0;
-    for (let doc = 0; doc < packed.length; yield) {
-      for (const stop = Math.min(packed.length, doc + step); doc < stop; doc++) {
-        if (packed[doc] !== LIVE) continue;
-        fwdStart[doc] = used;
-        used += this.fwdCount[doc];
-      }
-    }
-    // With room for the docs added before the swap, so that it does not copy the pool again.
-    const fwd = new Int32Array(used + (used >> 3) + 1024);
-    yield;
-    for (let doc = 0; doc < packed.length; yield) {
-      const { fwdTerms } = this;
-      for (let copied = 0; doc < packed.length && copied < step; doc++) {
-        if (packed[doc] !== LIVE) continue;
-        const from = this.fwdStart[doc];
-        const count = this.fwdCount[doc];
-        for (let i = 0; i < count; i++) fwd[fwdStart[doc] + i] = fwdTerms[from + i];
-        copied += count + 1;
-      }
-    }
     if (this.repack?.added !== added) return;
-    this.installRepack({ termCount, deltaEnd, deadAtStart, offsets, docs, tfs, big, sorted, maxTf, minLength, fwdStart, fwd, used, added });
+    this.installRepack({ termCount, deltaEnd, deadAtStart, offsets, docs, tfs, big, sorted, maxTf, minLength, added });
   }
 
   /**
    * The last step of a background re-pack: the packed segment becomes the main one, the postings added since
-   * it began become the new delta, docs dead when it began are forgotten, and the forward pool is swapped.
+   * it began become the new delta, and docs dead when it began are forgotten.
    */
   private installRepack(next: {
     termCount: number;
@@ -664,9 +682,6 @@ export class Bm25Index {
     sorted: boolean;
     maxTf: Int32Array;
     minLength: Int32Array;
-    fwdStart: Int32Array;
-    fwd: Int32Array;
-    used: number;
     added: number[];
   }): void {
     const left = this.deltaCount - next.deltaEnd;
@@ -694,21 +709,6 @@ export class Bm25Index {
     this.mainTfs = next.tfs;
     this.mainBigTfs = next.big;
     this.mainSorted = next.sorted;
-    // Docs added since the re-pack began keep their terms: appended to the new pool.
-    let used = next.used;
-    for (const doc of next.added) used += this.fwdCount[doc];
-    const fwd = grow(next.fwd, used);
-    const fwdStart = grow(next.fwdStart, this.fwdStart.length);
-    used = next.used;
-    for (const doc of next.added) {
-      const from = this.fwdStart[doc];
-      fwd.set(this.fwdTerms.subarray(from, from + this.fwdCount[doc]), used);
-      fwdStart[doc] = used;
-      used += this.fwdCount[doc];
-    }
-    this.fwdTerms = fwd;
-    this.fwdStart = fwdStart;
-    this.fwdUsed = used;
     this.repacks.stepped++;
   }
 
@@ -748,7 +748,7 @@ export class Bm25Index {
     runToEnd(packSteps(this.postingsView(this.state), offsets, docs, tfs, big, Infinity));
   }
 
-  // Make the packed postings the main segment and rebuild the forward pool from them (fwdCount must be set).
+  // Make the packed postings the main segment.
   private installMain(termCount: number, offsets: Int32Array, docs: Int32Array, tfs: Uint8Array, big: Map<number, number>): void {
     let sorted = true;
     for (let t = 0; t < termCount && sorted; t++) for (let p = offsets[t] + 1; p < offsets[t + 1]; p++) if (docs[p] <= docs[p - 1]) (sorted = false), (p = offsets[t + 1]);
@@ -770,17 +770,6 @@ export class Bm25Index {
     this.mainDocs = docs;
     this.mainTfs = tfs;
     this.mainBigTfs = big;
-    const next = new Int32Array(this.state.length);
-    let used = 0;
-    for (let doc = 0; doc < this.state.length; doc++) {
-      if (this.state[doc] !== LIVE) continue;
-      this.fwdStart[doc] = next[doc] = used;
-      used += this.fwdCount[doc];
-    }
-    const fwd = new Int32Array(used);
-    for (let t = 0; t < termCount; t++) for (let p = offsets[t]; p < offsets[t + 1]; p++) fwd[next[docs[p]]++] = t;
-    this.fwdTerms = fwd;
-    this.fwdUsed = used;
   }
 
   private growTerms(need: number): void {
@@ -794,8 +783,6 @@ export class Bm25Index {
   private growDocs(need: number): void {
     this.state = grow(this.state, need);
     this.docLengths = grow(this.docLengths, need);
-    this.fwdStart = grow(this.fwdStart, need);
-    this.fwdCount = grow(this.fwdCount, need);
     this.scores = grow(this.scores, need);
     this.touched = grow(this.touched, need);
     this.candidate = grow(this.candidate, need);

@@ -570,8 +570,9 @@ function catchUpLexical(bm25: Bm25Index, records: ReadonlyArray<MemoryRecord | u
   for (let doc = 0; doc < docs; doc++) indexed[doc] = bm25.has(doc) ? 1 : 0;
   for (const doc of forgotten) {
     if (indexed[doc] !== 1 || records[doc] !== undefined) throw new CheckpointRejected(`doc ${doc} is listed as forgotten since the BM25 snapshot, but the snapshot or the records disagree`);
-    bm25.remove(doc);
   }
+  // Their texts are gone: the index finds their terms in one pass over its postings.
+  bm25.removeDocs(forgotten);
   for (let doc = docs; doc < records.length; doc++) {
     const record = records[doc];
     if (bm25.has(doc)) throw new CheckpointRejected(`the BM25 snapshot indexes doc ${doc}, past the ${docs} it covers`);

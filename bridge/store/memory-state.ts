@@ -218,10 +218,11 @@ export class MemoryState implements SearchView {
     if (doc === undefined || !record) return;
     this.touch(doc);
     if (change.op === "forget") {
+      // The index keeps no list of a doc's terms: they are read from its text again, before it is released.
+      this.bm25.remove(doc, documentTerms(record.text));
       this.records[doc] = undefined;
       this.texts.release(doc);
       this.docById.delete(change.id);
-      this.bm25.remove(doc);
       this.turns.remove(doc);
       this.vectors.remove(doc);
       this.scopes.remove(doc);

@@ -38,7 +38,7 @@ describe("BM25 MaxScore pruning", () => {
           const corpus = zipfDocs(docs, vocabulary, random);
           const index = new Bm25Index(params, { maxScoreMinPostings });
           corpus.forEach((tokens, doc) => index.add(doc, tokens));
-          if (history !== "none") for (let doc = 0; doc < docs; doc += 5) index.remove(doc);
+          if (history !== "none") for (let doc = 0; doc < docs; doc += 5) index.remove(doc, corpus[doc]);
           if (history === "adds after a re-pack" || history === "adds out of doc order") index.vacuum();
           const added = zipfDocs(40, vocabulary, random).map((tokens, i) => ({ doc: docs + i, tokens }));
           // Out of order, the delta chains are not newest-highest, and document at a time must sort them.

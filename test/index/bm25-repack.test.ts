@@ -68,7 +68,7 @@ describe("Bm25Index background re-pack", () => {
           } else if (roll < 0.7 && live.size > 0) {
             const docs = [...live.keys()];
             const doc = docs[Math.floor(random() * docs.length)];
-            expect(index.remove(doc)).toBe(true);
+            expect(index.remove(doc, live.get(doc)!)).toBe(true);
             live.delete(doc);
             removed.push(doc);
           } else if (roll < 0.99) {
@@ -106,7 +106,7 @@ describe("Bm25Index background re-pack", () => {
           live.set(doc, tokens);
           if (doc === 150) index.vacuum();
           // About a fifth of the docs die: past the tenth that starts a background re-pack, short of the blocking quarter.
-          if (doc > 150 && random() < 0.35) index.remove(doc - 100) && live.delete(doc - 100);
+          if (doc > 150 && random() < 0.35) index.remove(doc - 100, live.get(doc - 100)!) && live.delete(doc - 100);
         }
         for (let i = 0; i < steps; i++) index.maintain(0);
         for (let doc = 300; doc < 320; doc++) {
@@ -147,7 +147,7 @@ describe("Bm25Index background re-pack", () => {
         for (let i = 0; i < 200; i++) add();
         index.vacuum();
         for (let i = 0; i < 60; i++) add();
-        for (const doc of [3, 50, 120, 210]) index.remove(doc) && live.delete(doc);
+        for (const doc of [3, 50, 120, 210]) index.remove(doc, live.get(doc)!) && live.delete(doc);
         // The reference: the bytes serialize() gives now, and the docs live now.
         const expected = Buffer.from(index.serialize());
         const frozen = new Map(live);
@@ -159,7 +159,7 @@ describe("Bm25Index background re-pack", () => {
           if (roll < 0.4) add();
           else if (roll < 0.7) {
             const doc = [...live.keys()][Math.floor(random() * live.size)];
-            index.remove(doc) && live.delete(doc);
+            index.remove(doc, live.get(doc)!) && live.delete(doc);
           } else if (roll < 0.95) index.maintain(0);
           else index.vacuum();
         }
@@ -175,13 +175,15 @@ describe("Bm25Index background re-pack", () => {
   it("keeps the delta small without a blocking re-pack when maintain() runs between adds", () => {
     const random = seededRandom(7);
     const index = new Bm25Index();
+    const added: string[][] = [];
     let most = 0;
     let blockingEarly = 0;
     for (let doc = 0; doc < 60_000; doc++) {
       // Small indexes re-pack at once, as before: their delta passes 4,096 postings while the main segment is tiny.
       if (doc === 20_000) blockingEarly = index.repacks.blocking;
-      index.add(doc, randomDoc(random));
-      if (doc % 7 === 0) index.remove(doc - 3);
+      added.push(randomDoc(random));
+      index.add(doc, added[doc]);
+      if (doc % 7 === 0 && doc >= 3) index.remove(doc - 3, added[doc - 3]);
       // One step at a time (a budget of 0), so that how far the re-pack gets does not depend on the machine.
       if (doc % 50 === 0) index.maintain(0);
       const { mainPostings, deltaPostings } = index.layout;
@@ -199,12 +201,12 @@ describe("Bm25Index background re-pack", () => {
     const index = new Bm25Index({}, { repackStepPostings: 3 });
     for (let doc = 0; doc < 100; doc++) index.add(doc, ["common", `w${doc}`]);
     index.vacuum();
-    for (let doc = 0; doc < 20; doc++) index.remove(doc);
+    for (let doc = 0; doc < 20; doc++) index.remove(doc, ["common", `w${doc}`]);
     expect(index.layout).toEqual({ mainPostings: 200, deltaPostings: 0, deadDocs: 20, repacking: false });
     expect(index.maintain(0)).toBe(true);
     expect(index.layout.repacking).toBe(true);
     index.add(100, ["common", "late"]);
-    index.remove(50);
+    index.remove(50, ["common", "w50"]);
     while (index.maintain(0));
     // The docs dead when it began are gone; doc 50, removed meanwhile, waits for the next re-pack.
     expect(index.layout).toEqual({ mainPostings: 160, deltaPostings: 2, deadDocs: 1, repacking: false });
@@ -221,7 +223,7 @@ describe("Bm25Index background re-pack", () => {
     const index = new Bm25Index({}, { repackStepPostings: 2 });
     for (let doc = 0; doc < 1000; doc++) index.add(doc, doc < 9 ? ["alpha", "f"] : doc < 58 ? ["beta", "g"] : ["g", "h"]);
     index.vacuum();
-    for (let doc = 100; doc < 250; doc++) index.remove(doc);
+    for (let doc = 100; doc < 250; doc++) index.remove(doc, ["g", "h"]);
     index.maintain(0);
     // Long, so that alpha adds little, but beta thirty times: it wins only if beta's bound knows tf 30.
     index.add(1000, ["alpha", ...Array<string>(30).fill("beta")]);
@@ -236,7 +238,7 @@ describe("Bm25Index background re-pack", () => {
     const index = new Bm25Index({}, { repackStepPostings: 2 });
     for (let doc = 0; doc < 50; doc++) index.add(doc, ["common", `w${doc % 5}`]);
     index.vacuum();
-    for (let doc = 0; doc < 10; doc++) index.remove(doc);
+    for (let doc = 0; doc < 10; doc++) index.remove(doc, ["common", `w${doc % 5}`]);
     index.maintain(0);
     index.add(50, ["common", "late"]);
     index.vacuum();

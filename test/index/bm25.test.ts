@@ -118,7 +118,7 @@ describe("Bm25Index against wink-bm25-text-search", () => {
 
   it("matches wink built from the live docs after removals, re-packs and further adds", () => {
     const index = buildIndex(corpus.slice(0, 300));
-    for (let doc = 0; doc < 300; doc += 3) expect(index.remove(doc)).toBe(true);
+    for (let doc = 0; doc < 300; doc += 3) expect(index.remove(doc, corpus[doc])).toBe(true);
     for (let doc = 300; doc < 400; doc++) index.add(doc, corpus[doc]);
     const live = new Map([...corpus.entries()].filter(([doc]) => doc >= 300 || doc % 3 !== 0));
     expect(index.size).toBe(live.size);
@@ -150,7 +150,7 @@ describe("Bm25Index term frequencies past a byte", () => {
     docs.forEach((tokens, doc) => doc < 4 && stepped.add(doc, tokens));
     stepped.vacuum();
     docs.forEach((tokens, doc) => doc >= 4 && stepped.add(doc, tokens));
-    for (let i = 0; i < 8; i++) stepped.remove(docs.length + i);
+    for (let i = 0; i < 8; i++) stepped.remove(docs.length + i, others[i]);
     while (stepped.maintain(0));
     expect([stepped.repacks.stepped, stepped.layout.deltaPostings, stepped.layout.deadDocs]).toEqual([1, 0, 0]);
     const live = new Map([...docs.entries(), ...others.slice(8).map((tokens, i): [number, string[]] => [docs.length + 8 + i, tokens])]);
@@ -190,7 +190,7 @@ describe("Bm25Index incremental updates", () => {
           const index = new Bm25Index();
           const live = new Map<number, string[]>();
           first.forEach((doc, id) => (index.add(id, doc), live.set(id, doc)));
-          removals.forEach((remove, id) => remove && id < first.length && (index.remove(id), live.delete(id)));
+          removals.forEach((remove, id) => remove && id < first.length && (index.remove(id, first[id]), live.delete(id)));
           if (vacuumAt === "after removals") index.vacuum();
           later.forEach((doc, i) => (index.add(first.length + i, doc), live.set(first.length + i, doc)));
           if (vacuumAt === "at the end") index.vacuum();
@@ -212,9 +212,9 @@ describe("Bm25Index incremental updates", () => {
     // Enough docs that one tombstone stays below the auto-vacuum fraction, so re-adding must purge it.
     const docs = [["apple"], ["pear"], ["apple", "pear"], ["fig"], ["fig"], ["fig"], ["fig"], ["fig"]];
     const index = buildIndex(docs);
-    expect(index.remove(0)).toBe(true);
-    expect(index.remove(0)).toBe(false);
-    expect(index.remove(99)).toBe(false);
+    expect(index.remove(0, ["apple"])).toBe(true);
+    expect(index.remove(0, ["apple"])).toBe(false);
+    expect(index.remove(99, [])).toBe(false);
     expect(index.has(0)).toBe(false);
     expect(index.size).toBe(7);
     expect(index.search(["apple"], 10).map((hit) => hit.doc)).toEqual([2]);
@@ -232,6 +232,60 @@ describe("Bm25Index incremental updates", () => {
     expect(() => index.add(1, ["pear", 7 as unknown as string])).toThrow("tokens must be strings, got number at 1");
     expect(index.size).toBe(1);
     expect(index.search(["pear"], 10)).toEqual([]);
+  });
+});
+
+describe("Bm25Index without a list of each doc's terms", () => {
+  const tokens = fc.array(fc.constantFrom("a", "b", "c", "记忆", "忆", "__proto__"), { maxLength: 8 });
+
+  it("masks and finds the docs holding query terms from the postings: main in or out of doc order, delta, dead docs", () => {
+    fc.assert(
+      fc.property(fc.array(tokens, { minLength: 1, maxLength: 30 }), fc.array(fc.nat(), { maxLength: 10 }), fc.boolean(), fc.array(tokens, { maxLength: 8 }), (docs, removals, shuffled, later) => {
+        const index = new Bm25Index();
+        const live = new Map<number, string[]>();
+        // Added in a shuffled order and packed, a term's main postings are out of doc order.
+        const order = docs.map((_, doc) => doc);
+        if (shuffled) order.reverse();
+        for (const doc of order) (index.add(doc, docs[doc]), live.set(doc, docs[doc]));
+        index.vacuum();
+        for (const r of removals) if (live.has(r % docs.length)) (index.remove(r % docs.length, docs[r % docs.length]), live.delete(r % docs.length));
+        later.forEach((doc, i) => (index.add(docs.length + i, doc), live.set(docs.length + i, doc)));
+        for (const query of [["a"], ["记忆", "a", "zz"], ["a", "a", "b"], ["忆", "__proto__", "c", "b"]]) {
+          const masker = index.termMasker(query);
+          for (let doc = 0; doc < docs.length + later.length; doc++) {
+            const held = live.get(doc);
+            expect(masker(doc)).toBe(held === undefined ? 0 : query.reduce((mask, token, i) => (held.includes(token) ? mask | (1 << i) : mask), 0));
+          }
+          const holding = [...live].filter(([, doc]) => query.every((token) => doc.includes(token))).map(([doc]) => doc);
+          expect(index.docsWithAll(query).sort((x, y) => x - y)).toEqual(holding.sort((x, y) => x - y));
+        }
+      }),
+    );
+  });
+
+  it("removes docs without their tokens, in one pass, to the same statistics as one by one", () => {
+    const corpus = mixedCorpus(300, 11);
+    const one = buildIndex(corpus);
+    const many = buildIndex(corpus);
+    for (const index of [one, many]) index.vacuum();
+    corpus.slice(250).forEach((tokens, i) => (one.add(300 + i, tokens), many.add(300 + i, tokens)));
+    const gone = [0, 7, 7, 120, 299, 310, 349];
+    for (const doc of new Set(gone)) one.remove(doc, doc < 300 ? corpus[doc] : corpus[doc - 50]);
+    expect(many.removeDocs([...gone, 400, 1000])).toBe(6);
+    expect(many.removeDocs([0])).toBe(0);
+    expect(many.size).toBe(one.size);
+    expect(many.serialize()).toEqual(one.serialize());
+    for (const query of sampleQueries(corpus, 30, 2)) expect(many.search(query, 10)).toEqual(one.search(query, 10));
+  });
+
+  it("refuses tokens a doc was not added with, and leaves it live", () => {
+    const index = buildIndex([["apple", "pear", "apple"], ["fig"]]);
+    expect(() => index.remove(0, ["apple", "pear"])).toThrow("Bm25Index.remove: doc 0 was added with 3 tokens, got 2");
+    expect(() => index.remove(0, ["apple", "pear", "plum"])).toThrow('Bm25Index.remove: doc 0 was not added with the token "plum"');
+    expect(index.has(0)).toBe(true);
+    expect(index.search(["pear"], 5).map((hit) => hit.doc)).toEqual([0]);
+    expect(index.remove(0, ["pear", "apple", "apple"])).toBe(true);
+    expect(index.search(["fig"], 5).map((hit) => hit.doc)).toEqual([1]);
   });
 });
 
@@ -288,7 +342,7 @@ describe("Bm25Index snapshots", () => {
 
   function churned(): Bm25Index {
     const index = buildIndex(corpus.slice(0, 150), { k1: 1.6, b: 0.4 });
-    for (let doc = 0; doc < 150; doc += 10) index.remove(doc);
+    for (let doc = 0; doc < 150; doc += 10) index.remove(doc, corpus[doc]);
     for (let doc = 150; doc < 160; doc++) index.add(doc, corpus[doc]);
     return index;
   }
@@ -301,7 +355,7 @@ describe("Bm25Index snapshots", () => {
     expect(queries.map((query) => loaded.search(query, 20))).toEqual(expected);
     for (const index of [original, loaded]) {
       for (let doc = 160; doc < 200; doc++) index.add(doc, corpus[doc]);
-      for (let doc = 1; doc < 150; doc += 7) index.remove(doc);
+      for (let doc = 1; doc < 150; doc += 7) index.remove(doc, corpus[doc]);
     }
     expect(queries.map((query) => loaded.search(query, 20))).toEqual(queries.map((query) => original.search(query, 20)));
     expect(Bm25Index.deserialize(loaded.serialize()).serialize()).toEqual(original.serialize());
