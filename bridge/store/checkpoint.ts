@@ -19,7 +19,7 @@ import { syncDirectory } from "./journal";
 import { statementsAnalyzerId } from "./record-statements";
 import type { MemoryRecord } from "./records";
 import { findTexts, type TextPart, type TextRanges, TextPages } from "./text-pages";
-import { type VectorSpace, VectorSpaces } from "./vector-spaces";
+import { DocHashes, type VectorSpace, VectorSpaces } from "./vector-spaces";
 import { CHANGE_BLOCK_DOCS, replyKind } from "./memory-state";
 import type { StateSlot } from "../statements/slots";
 import { renameWithRetry } from "./fs-retry";
@@ -509,7 +509,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   const vectors = new VectorSpaces();
   const spaces = new Map<VectorIndex, SpaceBasis>();
   for (const space of manifest.vector_spaces) {
-    const contentHashByDoc = new Map<number, string>();
+    const contentHashByDoc = new DocHashes();
     const docLists: Int32Array[] = [];
     const index = new VectorIndex(space.dim);
     built.indexes.push(index);
