@@ -74,10 +74,9 @@ export class Bm25Index {
   private liveDocs = 0;
   private deadDocs = 0;
   private lengthSum = 0;
-  // Search and add scratch; all-zero between calls.
+  // Search scratch; all-zero between calls.
   private scores: Float64Array = new Float64Array(0);
   private touched: Int32Array = new Int32Array(0);
-  private termTf: Int32Array = new Int32Array(64);
   // Per term, the largest tf and the shortest doc among its postings (kept exact at each re-pack, only
   // widened by adds): what bounds the term's contribution to any doc, tf / (tf + norm(len)).
   private maxTf: Int32Array = new Int32Array(64);
@@ -132,23 +131,23 @@ export class Bm25Index {
     if (bad >= 0) throw new Error(`Bm25Index.add: tokens must be strings, got ${typeof tokens[bad]} at ${bad}`);
     if (this.state[doc] === DEAD) this.vacuum();
     this.growDocs(doc + 1);
-    const unique: number[] = [];
+    // The doc's tf by term, in first-seen order (a scratch array by term cost 4 bytes a term: 11 MiB at 1M).
+    const termTf = new Map<number, number>();
     for (const token of tokens) {
       const term = this.termId(token);
-      if (this.termTf[term]++ === 0) unique.push(term);
+      termTf.set(term, (termTf.get(term) ?? 0) + 1);
     }
-    const deltaNeed = this.deltaCount + unique.length;
+    const deltaNeed = this.deltaCount + termTf.size;
     [this.deltaNext, this.deltaTerms, this.deltaDocs, this.deltaTfs] = [this.deltaNext, this.deltaTerms, this.deltaDocs, this.deltaTfs].map((a) => grow(a, deltaNeed));
-    for (const term of unique) {
-      if (this.termTf[term] > this.maxTf[term]) this.maxTf[term] = this.termTf[term];
+    for (const [term, tf] of termTf) {
+      if (tf > this.maxTf[term]) this.maxTf[term] = tf;
       if (tokens.length < this.minLength[term]) this.minLength[term] = tokens.length;
       const p = this.deltaCount++;
       this.deltaTerms[p] = term;
       this.deltaDocs[p] = doc;
-      this.deltaTfs[p] = this.termTf[term];
+      this.deltaTfs[p] = tf;
       this.deltaNext[p] = this.deltaHead[term];
       this.deltaHead[term] = p;
-      this.termTf[term] = 0;
       this.df[term]++;
     }
     this.repack?.added.push(doc);
@@ -777,7 +776,6 @@ export class Bm25Index {
     this.maxTf = grow(this.maxTf, need);
     this.minLength = grow(this.minLength, need, 0x7fffffff);
     this.deltaHead = grow(this.deltaHead, need, -1);
-    this.termTf = grow(this.termTf, need);
   }
 
   private growDocs(need: number): void {
@@ -876,10 +874,12 @@ function putTf(tfs: Uint8Array | Int32Array, big: Map<number, number> | undefine
 
 type Growable = Int32Array | Uint8Array | Float64Array;
 
-// Capacity doubles so that appends stay amortised O(1); new slots hold `fill`.
+// Capacity doubles, and past a million slots grows by half (at 1M, a doubled term or doc array left up to
+// 10 MiB unused each), so that appends stay amortised O(1); new slots hold `fill`.
 function grow<T extends Growable>(array: T, need: number, fill = 0): T {
   if (array.length >= need) return array;
-  const next = new (array.constructor as new (length: number) => T)(Math.max(need, array.length * 2, 16));
+  const step = array.length < 1 << 20 ? array.length : array.length >> 1;
+  const next = new (array.constructor as new (length: number) => T)(Math.max(need, array.length + step, 16));
   next.set(array);
   if (fill !== 0) next.fill(fill, array.length);
   return next;

@@ -104,7 +104,7 @@ export class TermDictionary {
 
   private setCode(id: number, code: number): void {
     if (id >= this.codes.length) {
-      const codes = new Uint32Array(Math.max(id + 1, this.codes.length * 2));
+      const codes = new Uint32Array(Math.max(id + 1, this.codes.length + (this.codes.length < 1 << 20 ? this.codes.length : this.codes.length >> 1)));
       codes.set(this.codes);
       this.codes = codes;
     }
