@@ -27,7 +27,23 @@ export function* encodeRecordPart(records: ReadonlyArray<MemoryRecord | undefine
   }
 }
 
-export function decodeRecordPart(bytes: Buffer, docs: number): Array<MemoryRecord | undefined> {
+/**
+ * One string per distinct value of the fields that many records repeat: a session's id, the source type,
+ * the scope. JSON.parse makes a string per record of any value over 10 characters (a session id of 36
+ * repeated over a session's turns, "assistant_message" over every reply): ~30 bytes a record each.
+ */
+export class SharedStrings {
+  private readonly strings = new Map<string, string>();
+
+  share(value: string): string {
+    const held = this.strings.get(value);
+    if (held !== undefined) return held;
+    this.strings.set(value, value);
+    return value;
+  }
+}
+
+export function decodeRecordPart(bytes: Buffer, docs: number, shared = new SharedStrings()): Array<MemoryRecord | undefined> {
   const records: Array<MemoryRecord | undefined> = [];
   for (let start = 0; start < bytes.length; ) {
     const end = bytes.indexOf(0x0a, start);
@@ -36,6 +52,11 @@ export function decodeRecordPart(bytes: Buffer, docs: number): Array<MemoryRecor
     if (!Array.isArray(chunk)) throw new CheckpointRejected("the record part holds a line that is not an array");
     for (const item of chunk) {
       if (item !== null && !isRecordShape(item)) throw new CheckpointRejected(`the record part holds a malformed record at doc ${records.length}`);
+      if (item !== null) {
+        item.scope = shared.share(item.scope);
+        if (typeof item.source_type === "string") item.source_type = shared.share(item.source_type) as MemoryRecord["source_type"];
+        if (item.session_id !== undefined) item.session_id = shared.share(item.session_id);
+      }
       records.push(item ?? undefined);
     }
     start = end + 1;
