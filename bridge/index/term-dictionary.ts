@@ -1,9 +1,12 @@
 // The BM25 index's term ids by term text. Almost every term is a Chinese bigram or a single character: a
 // Map<string, number> spent ~64 bytes of heap on each (its entry and a string object), 175 MiB for the 2.7M
 // terms of a 1M-memory store. A term of one or two UTF-16 units is packed into a 32-bit code and kept in an
-// open-addressing table of typed arrays (~12 bytes a term); any other term stays in a Map.
+// open-addressing table of term ids, compared through the codes by id (~10 bytes a term); any other
+// term stays in a Map.
 
+/** The code of a term not packed (see shortCode). */
 const EMPTY = 0;
+const NO_ID = -1;
 // Resize once the table is three quarters full: linear probing stays short, and the arrays stay small.
 const LOAD_NUMERATOR = 3;
 const LOAD_DENOMINATOR = 4;
@@ -28,8 +31,8 @@ function codeText(code: number): string {
 
 export class TermDictionary {
   private bits = MIN_BITS;
-  private keys = new Uint32Array(1 << MIN_BITS);
-  private ids = new Int32Array(1 << MIN_BITS);
+  /** The table: a short term's id at a slot found from its code (compared through `codes`), or -1. */
+  private slots = new Int32Array(1 << MIN_BITS).fill(NO_ID);
   private shortCount = 0;
   /** By id: the term's short code, or 0 for a term kept in `longIds`. */
   private codes = new Uint32Array(64);
@@ -44,8 +47,8 @@ export class TermDictionary {
   get(term: string): number | undefined {
     const code = shortCode(term);
     if (code === EMPTY) return this.longIds.get(term);
-    const slot = this.find(code);
-    return this.keys[slot] === EMPTY ? undefined : this.ids[slot];
+    const id = this.slots[this.find(code)];
+    return id === NO_ID ? undefined : id;
   }
 
   /** Gives `term` the next id (the size before the call); a term already held is refused ("duplicate term ..."). */
@@ -93,13 +96,12 @@ export class TermDictionary {
   }
 
   private addCode(code: number, id: number, term: string | undefined): void {
-    if ((this.shortCount + 1) * LOAD_DENOMINATOR > this.keys.length * LOAD_NUMERATOR) this.resize();
+    if ((this.shortCount + 1) * LOAD_DENOMINATOR > this.slots.length * LOAD_NUMERATOR) this.resize();
     const slot = this.find(code);
-    if (this.keys[slot] !== EMPTY) throw new Error(`duplicate term ${JSON.stringify(term ?? codeText(code))}`);
-    this.keys[slot] = code;
-    this.ids[slot] = id;
-    this.shortCount++;
+    if (this.slots[slot] !== NO_ID) throw new Error(`duplicate term ${JSON.stringify(term ?? codeText(code))}`);
     this.setCode(id, code);
+    this.slots[slot] = id;
+    this.shortCount++;
   }
 
   private setCode(id: number, code: number): void {
@@ -111,24 +113,19 @@ export class TermDictionary {
     this.codes[id] = code;
   }
 
-  /** The slot holding `code`, or the empty slot where it would go. */
+  /** The slot holding the id of the term with `code`, or the empty slot where it would go. */
   private find(code: number): number {
-    const mask = this.keys.length - 1;
+    const { slots, codes } = this;
+    const mask = slots.length - 1;
     let slot = Math.imul(code, 0x9e3779b1) >>> (32 - this.bits);
-    while (this.keys[slot] !== EMPTY && this.keys[slot] !== code) slot = (slot + 1) & mask;
+    for (let id = slots[slot]; id !== NO_ID && codes[id] !== code; id = slots[slot]) slot = (slot + 1) & mask;
     return slot;
   }
 
   private resize(): void {
-    const { keys, ids } = this;
+    const old = this.slots;
     this.bits++;
-    this.keys = new Uint32Array(1 << this.bits);
-    this.ids = new Int32Array(1 << this.bits);
-    for (let i = 0; i < keys.length; i++) {
-      if (keys[i] === EMPTY) continue;
-      const slot = this.find(keys[i]);
-      this.keys[slot] = keys[i];
-      this.ids[slot] = ids[i];
-    }
+    this.slots = new Int32Array(1 << this.bits).fill(NO_ID);
+    for (const id of old) if (id !== NO_ID) this.slots[this.find(this.codes[id])] = id;
   }
 }
