@@ -28,12 +28,17 @@ export function* encodeRecordPart(records: ReadonlyArray<MemoryRecord | undefine
 }
 
 /**
- * One string per distinct value of the fields that many records repeat: a session's id, the source type,
- * the scope. JSON.parse makes a string per record of any value over 10 characters (a session id of 36
- * repeated over a session's turns, "assistant_message" over every reply): ~30 bytes a record each.
+ * One value per distinct value of what many records repeat, for the records of one open:
+ * - a session's id, the source type, the scope: JSON.parse makes a string per record of any value over 10
+ *   characters (a session id of 36 over a session's turns, "assistant_message" over every reply), ~30
+ *   bytes a record each;
+ * - the metadata, as JSON: a turn's capture facts (working directory, model, tools) repeat over its session,
+ *   and an empty one is still an object of ~56 bytes. A shared one is frozen (deeply), so that a change
+ *   made through one record cannot reach the others: it throws.
  */
-export class SharedStrings {
+export class SharedValues {
   private readonly strings = new Map<string, string>();
+  private readonly metadatas = new Map<string, Record<string, unknown>>();
 
   share(value: string): string {
     const held = this.strings.get(value);
@@ -41,9 +46,25 @@ export class SharedStrings {
     this.strings.set(value, value);
     return value;
   }
+
+  metadata(value: Record<string, unknown>): Record<string, unknown> {
+    const key = JSON.stringify(value);
+    const held = this.metadatas.get(key);
+    if (held !== undefined) return held;
+    this.metadatas.set(key, deepFreeze(value));
+    return value;
+  }
 }
 
-export function decodeRecordPart(bytes: Buffer, docs: number, shared = new SharedStrings()): Array<MemoryRecord | undefined> {
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+export function decodeRecordPart(bytes: Buffer, docs: number, shared = new SharedValues()): Array<MemoryRecord | undefined> {
   const records: Array<MemoryRecord | undefined> = [];
   for (let start = 0; start < bytes.length; ) {
     const end = bytes.indexOf(0x0a, start);
@@ -56,6 +77,7 @@ export function decodeRecordPart(bytes: Buffer, docs: number, shared = new Share
         item.scope = shared.share(item.scope);
         if (typeof item.source_type === "string") item.source_type = shared.share(item.source_type) as MemoryRecord["source_type"];
         if (item.session_id !== undefined) item.session_id = shared.share(item.session_id);
+        if (isPlainObject(item.metadata)) item.metadata = shared.metadata(item.metadata);
       }
       records.push(item ?? undefined);
     }

@@ -13,7 +13,7 @@ import { DreamError } from "../protocol/errors";
 import { fingerprintJournal, readPart, writePart, writePartSteps } from "./checkpoint-files";
 import { makeDirectory } from "./make-dir";
 import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, manifestParts, parseManifest, type PartRef, type SpaceEntry } from "./checkpoint-format";
-import { boundTo, decodeListsPart, decodeRecordPart, RECORDS_PER_LINE, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart, openVectorRows, SharedStrings } from "./checkpoint-parts";
+import { boundTo, decodeListsPart, decodeRecordPart, RECORDS_PER_LINE, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart, openVectorRows, SharedValues } from "./checkpoint-parts";
 import { decodeStatementPart, encodeStatementPart, type StatementImage } from "./checkpoint-statements";
 import { syncDirectory } from "./journal";
 import { statementsAnalyzerId } from "./record-statements";
@@ -489,7 +489,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   const records: Array<MemoryRecord | undefined> = [];
   const texts = manifest.live > limits.texts ? (built.texts = new TextPages()) : undefined;
   const replies = new Uint8Array(manifest.docs);
-  const shared = new SharedStrings();
+  const shared = new SharedValues();
   manifest.records.forEach((part, s) => {
     const bytes = readPart(dir, part, "record");
     const { from, count } = bounds(s);

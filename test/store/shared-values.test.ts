@@ -1,0 +1,56 @@
+// What many records repeat is held once after an open (issue 18, memory at 1M): one frozen metadata object
+// per distinct metadata, one string per distinct session id, source type and scope. Records must read as
+// before, change as before, and no change made through one record may reach another.
+import { decodeRecordPart, encodeRecordPart, SharedValues } from "../../bridge/store/checkpoint-parts";
+import type { MemoryRecord } from "../../bridge/store/records";
+import { copyDataDir, observe, openAt, RECORDS, writeHistory } from "./checkpoint-fixtures";
+import { tempDir } from "./helpers";
+
+describe("values shared among the records an open reads", () => {
+  it("gives records with equal metadata one frozen object, deeply, and records with other metadata their own", () => {
+    const record = (id: string, metadata: Record<string, unknown>): MemoryRecord => ({ id, text: id, source_type: "assistant_message", timestamp_ms: 1, scope: "global", metadata, content_hash: "h", session_id: "a-session-id-longer-than-ten" });
+    const written = [
+      record("a", { cwd: "/home/user/project", tools: ["read", "write"] }),
+      record("b", { cwd: "/home/user/project", tools: ["read", "write"] }),
+      record("c", { cwd: "/home/user/project", tools: ["read"] }),
+      record("d", {}),
+      record("e", {}),
+    ];
+    const shared = new SharedValues();
+    const bytes = Buffer.concat([...encodeRecordPart(written)]);
+    const [a, b, c, d, e] = decodeRecordPart(bytes, written.length, shared) as MemoryRecord[];
+    expect([a, b, c, d, e]).toEqual(written);
+    expect(a.metadata).toBe(b.metadata);
+    expect(a.metadata).not.toBe(c.metadata);
+    expect(d.metadata).toBe(e.metadata);
+    expect(Object.isFrozen(a.metadata) && Object.isFrozen(a.metadata.tools) && Object.isFrozen(d.metadata)).toBe(true);
+    expect(() => (a.metadata.tools as string[]).push("exec")).toThrow(TypeError);
+    expect(b.metadata).toEqual({ cwd: "/home/user/project", tools: ["read", "write"] });
+    // A second part of the same open shares with the first.
+    const [again] = decodeRecordPart(Buffer.concat([...encodeRecordPart([record("f", {})])]), 1, shared) as MemoryRecord[];
+    expect(again.metadata).toBe(d.metadata);
+  });
+
+  it("leaves a re-opened store reading and changing its records as one replayed from the journal", () => {
+    const dataDir = tempDir();
+    const store = openAt(dataDir, { checkpointOnCloseBytes: Infinity });
+    writeHistory(store, 0, 200);
+    store.checkpoint();
+    store.close();
+    const reopened = openAt(dataDir, { checkpointOnCloseBytes: Infinity });
+    const replayed = openAt(copyDataDir(dataDir, { withCheckpoint: false }), { checkpointOnCloseBytes: Infinity });
+    expect(observe(reopened)).toEqual(observe(replayed));
+    // Records without metadata share one empty object; an edit of one gives only the new record its facts.
+    const plain = RECORDS.slice(0, 200).filter((r, i) => i % 9 !== 0 && reopened.get(r.id as string) && !reopened.get(r.id as string)!.quarantine);
+    const [first, second] = plain.map((r) => r.id as string);
+    expect(reopened.get(first)!.metadata).toBe(reopened.get(second)!.metadata);
+    for (const store of [reopened, replayed]) {
+      const { record } = store.edit(first, "edited text");
+      expect(record.metadata).toMatchObject({ edited_from: first });
+      expect(store.get(second)!.metadata).toEqual({});
+    }
+    expect(observe(reopened)).toEqual(observe(replayed));
+    reopened.close();
+    replayed.close();
+  });
+});
