@@ -32,37 +32,49 @@ export function* encodeRecordPart(records: ReadonlyArray<MemoryRecord | undefine
  * - a session's id, the source type, the scope: JSON.parse makes a string per record of any value over 10
  *   characters (a session id of 36 over a session's turns, "assistant_message" over every reply), ~30
  *   bytes a record each;
- * - the metadata, as JSON: a turn's capture facts (working directory, model, tools) repeat over its session,
- *   and an empty one is still an object of ~56 bytes. A shared one is frozen (deeply), so that a change
- *   made through one record cannot reach the others: it throws.
+ * - the metadata, as JSON, and each object, array and string inside it: a turn's capture facts (working
+ *   directory, model) repeat over its session, the lists of tools used repeat across turns, and an empty
+ *   metadata is still an object of ~56 bytes. A shared object or array is frozen (deeply), so that a
+ *   change made through one record cannot reach the others: it throws.
+ * Records of a session are neighbours (docs come in time order), so the values held are forgotten every
+ * SHARED_VALUES_HELD: the keys stay few while an open of a million records runs, and what keeps recurring
+ * is found again at once. A value whose JSON passes SHARED_VALUE_MAX_CHARS is not shared (nor frozen).
  */
 export class SharedValues {
   private readonly strings = new Map<string, string>();
-  private readonly metadatas = new Map<string, Record<string, unknown>>();
+  private readonly objects = new Map<string, unknown>();
 
   share(value: string): string {
     const held = this.strings.get(value);
     if (held !== undefined) return held;
+    if (this.strings.size >= SHARED_VALUES_HELD) this.strings.clear();
     this.strings.set(value, value);
     return value;
   }
 
   metadata(value: Record<string, unknown>): Record<string, unknown> {
+    return this.shareValue(value) as Record<string, unknown>;
+  }
+
+  private shareValue(value: unknown): unknown {
+    // Strings of up to 10 characters JSON.parse shares already.
+    if (typeof value === "string") return value.length > 10 ? this.share(value) : value;
+    if (typeof value !== "object" || value === null) return value;
     const key = JSON.stringify(value);
-    const held = this.metadatas.get(key);
+    // A large value is left as it is: its key would cost more than sharing it saves.
+    if (key.length > SHARED_VALUE_MAX_CHARS) return value;
+    const held = this.objects.get(key);
     if (held !== undefined) return held;
-    this.metadatas.set(key, deepFreeze(value));
+    const inner = value as Record<string, unknown>;
+    for (const name of Object.keys(inner)) inner[name] = this.shareValue(inner[name]);
+    if (this.objects.size >= SHARED_VALUES_HELD) this.objects.clear();
+    this.objects.set(key, Object.freeze(value));
     return value;
   }
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
+const SHARED_VALUES_HELD = 1 << 14;
+const SHARED_VALUE_MAX_CHARS = 1024;
 
 export function decodeRecordPart(bytes: Buffer, docs: number, shared = new SharedValues()): Array<MemoryRecord | undefined> {
   const records: Array<MemoryRecord | undefined> = [];

@@ -26,9 +26,27 @@ describe("values shared among the records an open reads", () => {
     expect(Object.isFrozen(a.metadata) && Object.isFrozen(a.metadata.tools) && Object.isFrozen(d.metadata)).toBe(true);
     expect(() => (a.metadata.tools as string[]).push("exec")).toThrow(TypeError);
     expect(b.metadata).toEqual({ cwd: "/home/user/project", tools: ["read", "write"] });
-    // A second part of the same open shares with the first.
-    const [again] = decodeRecordPart(Buffer.concat([...encodeRecordPart([record("f", {})])]), 1, shared) as MemoryRecord[];
-    expect(again.metadata).toBe(d.metadata);
+    // A second part of the same open shares with the first: whole metadata, and the lists inside others.
+    const big = { notes: "x".repeat(2000) };
+    const more = [record("f", {}), record("g", { cwd: "/elsewhere", tools: ["read", "write"] }), record("h", big), record("i", big)];
+    const [f, g, h, i] = decodeRecordPart(Buffer.concat([...encodeRecordPart(more)]), more.length, shared) as MemoryRecord[];
+    expect(f.metadata).toBe(d.metadata);
+    expect(g.metadata).not.toBe(a.metadata);
+    expect(g.metadata.tools).toBe(a.metadata.tools);
+    expect(Object.isFrozen(g.metadata)).toBe(true);
+    // A large one is neither shared nor frozen.
+    expect([h.metadata, i.metadata]).toEqual([big, big]);
+    expect(h.metadata).not.toBe(i.metadata);
+    expect(Object.isFrozen(h.metadata)).toBe(false);
+  });
+
+  it("forgets what it holds every 16,384 values, and finds what recurs again", () => {
+    const shared = new SharedValues();
+    const first = shared.metadata(JSON.parse('{"model":"deepseek-chat"}'));
+    for (let n = 0; n < 20_000; n++) shared.metadata({ n });
+    const later = shared.metadata(JSON.parse('{"model":"deepseek-chat"}'));
+    expect(later).not.toBe(first);
+    expect(shared.metadata(JSON.parse('{"model":"deepseek-chat"}'))).toBe(later);
   });
 
   it("leaves a re-opened store reading and changing its records as one replayed from the journal", () => {
