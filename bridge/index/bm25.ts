@@ -3,6 +3,7 @@
 import { TopK, type Scored } from "./top-k";
 import { decodeSnapshot, encodePostingsInSteps, type Bm25Image } from "./bm25-snapshot";
 import { lowerBound, maxScoreTopK, TF_BIG, type TermPostings } from "./bm25-maxscore";
+import { grownCapacity } from "./capacity";
 import { runToEnd } from "./run-steps";
 import { TermDictionary } from "./term-dictionary";
 
@@ -874,12 +875,10 @@ function putTf(tfs: Uint8Array | Int32Array, big: Map<number, number> | undefine
 
 type Growable = Int32Array | Uint8Array | Float64Array;
 
-// Capacity doubles, and past a million slots grows by half (at 1M, a doubled term or doc array left up to
-// 10 MiB unused each), so that appends stay amortised O(1); new slots hold `fill`.
+// Grown as grownCapacity() says; new slots hold `fill`.
 function grow<T extends Growable>(array: T, need: number, fill = 0): T {
   if (array.length >= need) return array;
-  const step = array.length < 1 << 20 ? array.length : array.length >> 1;
-  const next = new (array.constructor as new (length: number) => T)(Math.max(need, array.length + step, 16));
+  const next = new (array.constructor as new (length: number) => T)(grownCapacity(array.length, need));
   next.set(array);
   if (fill !== 0) next.fill(fill, array.length);
   return next;

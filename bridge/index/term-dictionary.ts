@@ -3,6 +3,7 @@
 // terms of a 1M-memory store. A term of one or two UTF-16 units is packed into a 32-bit code and kept in an
 // open-addressing table of term ids, compared through the codes by id (~10 bytes a term); any other
 // term stays in a Map.
+import { grownCapacity } from "./capacity";
 
 /** The code of a term not packed (see shortCode). */
 const EMPTY = 0;
@@ -106,7 +107,7 @@ export class TermDictionary {
 
   private setCode(id: number, code: number): void {
     if (id >= this.codes.length) {
-      const codes = new Uint32Array(Math.max(id + 1, this.codes.length + (this.codes.length < 1 << 20 ? this.codes.length : this.codes.length >> 1)));
+      const codes = new Uint32Array(grownCapacity(this.codes.length, id + 1));
       codes.set(this.codes);
       this.codes = codes;
     }

@@ -1,6 +1,7 @@
 // Which memories sit next to each other in a conversation: the same session_id and turn numbers at
 // most one apart. Same-turn siblings count too, for capture that stores a turn's user and assistant
 // halves as two memories. Incremental: each finished turn is added as it arrives.
+import { grownCapacity } from "./capacity";
 
 const NOT_PLACED = -1;
 
@@ -58,7 +59,7 @@ export class TurnAdjacency {
 
   private reserve(docs: number): void {
     if (docs <= this.sessionOf.length) return;
-    const length = Math.max(docs, this.sessionOf.length < 1 << 20 ? 2 * this.sessionOf.length : this.sessionOf.length + (this.sessionOf.length >> 1), 64);
+    const length = grownCapacity(this.sessionOf.length, docs, 64);
     const sessionOf = new Int32Array(length).fill(NOT_PLACED);
     sessionOf.set(this.sessionOf);
     const turnOf = new Float64Array(length);
