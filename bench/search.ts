@@ -6,6 +6,7 @@
 // in the lexical index's delta is re-packed first, in slices, as the store does between requests (timed).
 // --reopen also times a checkpoint and re-opening the store (bench/store-open.ts), and the searches and RSS
 // of the store opened from that checkpoint in a fresh process (--rows-in-memory: once more with every row kept in memory).
+// --keep DIR builds the store in DIR (which must not exist) and leaves it there, to time opening it again.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -28,7 +29,9 @@ function time(fn: () => void, samples: number[]): void {
 
 function main(argv: string[]): void {
   if (runReopenedChild(argv)) return;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-search-"));
+  const keep = argv.includes("--keep") ? argv[argv.indexOf("--keep") + 1] : undefined;
+  if (keep !== undefined && (!keep || keep.startsWith("--") || fs.existsSync(keep))) throw new Error("--keep must name a directory that does not exist yet");
+  const dataDir = keep ? (fs.mkdirSync(keep, { recursive: true }), path.resolve(keep)) : fs.mkdtempSync(path.join(os.tmpdir(), "bench-search-"));
   try {
     // In its own function so the first store is garbage before the re-open is timed.
     const { result, written, request, queries } = measureSearch(argv, dataDir);
@@ -44,7 +47,7 @@ function main(argv: string[]): void {
     }
     if (argv.includes("--json")) console.log(JSON.stringify(result));
   } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (keep === undefined) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -111,6 +111,43 @@ export class Int8Codes {
     return normSquared;
   }
 
+  /**
+   * Installs codes made by encode() and copied out by readCodes(), for rows `rows[i]`: `dim` codes each, with
+   * their scales and error norms. The rows must be reserved.
+   */
+  load(rows: Int32Array, codes: Int8Array, scales: Float64Array, errors: Float64Array): void {
+    const dim = this.dim;
+    if (codes.length !== rows.length * dim || scales.length !== rows.length || errors.length !== rows.length) throw new Error(`load: ${codes.length} codes and ${scales.length} scales for ${rows.length} rows of ${dim}`);
+    const memory = new Int8Array(this.kernel.memory.buffer);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      if (!(row >= 0 && row < this.capacity)) throw new Error(`load: row ${row} is not reserved`);
+      // A scale or error norm that is not a finite non-negative number would make every bound of the row wrong.
+      if (!(scales[i] >= 0 && scales[i] < Infinity && errors[i] >= 0 && errors[i] < Infinity)) throw new Error(`load: row ${row} has scale ${scales[i]} and error ${errors[i]}`);
+      const at = this.codesAt + row * this.strideBytes;
+      memory.set(codes.subarray(i * dim, (i + 1) * dim), at);
+      memory.fill(0, at + dim, at + this.strideBytes);
+      this.scales[row] = scales[i];
+      this.errors[row] = errors[i];
+    }
+  }
+
+  /** The codes of rows `rows[i]`, joined (`dim` each), with their scales and error norms (what load() takes). */
+  readCodes(rows: Int32Array): { codes: Int8Array; scales: Float64Array; errors: Float64Array } {
+    const dim = this.dim;
+    const codes = new Int8Array(rows.length * dim);
+    const scales = new Float64Array(rows.length);
+    const errors = new Float64Array(rows.length);
+    const memory = new Int8Array(this.kernel.memory.buffer);
+    for (let i = 0; i < rows.length; i++) {
+      const at = this.codesAt + rows[i] * this.strideBytes;
+      codes.set(memory.subarray(at, at + dim), i * dim);
+      scales[i] = this.scales[rows[i]];
+      errors[i] = this.errors[rows[i]];
+    }
+    return { codes, scales, errors };
+  }
+
   /** Writes the int16 code of a unit query into linear memory. */
   encodeQuery(unit: Float64Array): QueryCode {
     const dim = this.dim;

@@ -5,9 +5,23 @@
 
 /** A file of rows of one index's dimension, row `slot` at a fixed place. */
 export interface RowFile {
-  /** Reads the rows from `slot` on into `into` (a whole number of rows of the index's dimension). */
+  /**
+   * Reads the rows from `slot` on into `into` (a whole number of rows of the index's dimension). Throws
+   * DamagedRowError when a row is not what was written (its checksum, or the file cut short).
+   */
   read(slot: number, into: Float32Array): void;
   close(): void;
+}
+
+/** A row read back from a file is not what was written there; `slot` is its row in the file. */
+export class DamagedRowError extends Error {
+  constructor(
+    readonly slot: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "DamagedRowError";
+  }
 }
 
 const PAGE_ROWS = 4096;

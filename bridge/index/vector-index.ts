@@ -8,7 +8,7 @@
 import { FLAT_MAX_RECORDS, RECALL_TARGET } from "./ann-defaults";
 import { CoarseLists, trainCentroids } from "./coarse-lists";
 import { Int8Codes } from "./quantize";
-import { type RowFile, RowPages } from "./row-pages";
+import { DamagedRowError, type RowFile, RowPages } from "./row-pages";
 import { seededRandom } from "./seeded-random";
 import { Scored, TopK } from "./top-k";
 
@@ -119,6 +119,12 @@ export class VectorIndex {
   /** The build in progress (maintain() steps it) and the lists it fills, kept current by set and remove. */
   private build: { steps: Generator<void, void>; lists?: CoarseLists; cursor: number } | undefined;
   lastSearch: VectorSearchInfo = { index: "flat", scanned: 0 };
+  /**
+   * Told of a doc whose row read back damaged (DamagedRowError): the index has dropped its vector. The owner
+   * forgets what it bound to that vector and counts the change, so the next checkpoint leaves it out.
+   */
+  onDamagedRow: ((doc: number) => void) | undefined;
+  private damaged = 0;
 
   constructor(
     private readonly dimension: number,
@@ -239,6 +245,44 @@ export class VectorIndex {
   }
 
   /**
+   * appendRows for a part whose codes were kept (readCodes): the codes are installed as they are and the rows
+   * stay in `file`, read when a search re-scores them (never at open). `docs` must come after every doc the
+   * index holds; `file` is closed on an error, and nothing of this call is kept.
+   */
+  appendCoded(docs: Int32Array, coded: { codes: Int8Array; scales: Float64Array; errors: Float64Array }, file: RowFile): void {
+    try {
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i];
+        if (!(doc >= (i === 0 ? this.end : docs[i - 1] + 1))) throw new Error(`appendCoded: docs must be non-negative and strictly increasing (docs[${i}] = ${doc})`);
+      }
+      if (docs.length === 0) {
+        file.close();
+        return;
+      }
+      this.reserve(docs[docs.length - 1] + 1);
+      this.codes.load(docs, coded.codes, coded.scales, coded.errors);
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+    this.rows.attach(file, docs);
+    for (const doc of docs) this.live[doc] = 1;
+    this.count += docs.length;
+    this.end = docs[docs.length - 1] + 1;
+  }
+
+  /** The int8 codes of `docs` (each must have a vector), with their scales and error norms: a checkpoint keeps them. */
+  readCodes(docs: Int32Array): { codes: Int8Array; scales: Float64Array; errors: Float64Array } {
+    for (const doc of docs) if (!(doc >= 0 && doc < this.capacity && this.rows.has(doc))) throw new Error(`readCodes: doc ${doc} has no vector`);
+    return this.codes.readCodes(docs);
+  }
+
+  /** Vectors dropped because their rows read back damaged, since the index was made. */
+  get damagedRows(): number {
+    return this.damaged;
+  }
+
+  /**
    * Reads the rows of `docs` from `file` from now on (row i of it is the row of docs[i], written from this
    * index), letting go of the memory they took: a checkpoint that holds them calls this once it is committed.
    * Nothing read before needs those rows in memory afterwards.
@@ -290,8 +334,30 @@ export class VectorIndex {
   readRows(docs: Int32Array): Float32Array {
     const dim = this.dimension;
     const out = new Float32Array(docs.length * dim);
-    this.rows.readRows(docs, out);
+    try {
+      this.rows.readRows(docs, out);
+    } catch (error) {
+      if (!(error instanceof DamagedRowError)) throw error;
+      // Row by row, to find (and drop) every damaged one; the caller learns which.
+      const damaged = docs.filter((doc) => this.rows.has(doc) && this.rowOf(doc) === undefined);
+      throw new DamagedRowError(error.slot, `the rows of docs ${[...damaged].join(", ")} are damaged (${error.message}); their vectors were dropped`);
+    }
     return out;
+  }
+
+  /** Doc's row (see RowPages.row), or undefined when it read back damaged: then its vector is dropped. */
+  private rowOf(doc: number): Float32Array | undefined {
+    try {
+      return this.rows.row(doc);
+    } catch (error) {
+      if (!(error instanceof DamagedRowError)) throw error;
+      this.rows.forget(doc);
+      if (this.remove(doc)) {
+        this.damaged++;
+        this.onDamagedRow?.(doc);
+      }
+      return undefined;
+    }
   }
 
   /** The live docs in [from, to) in increasing order. */
@@ -372,7 +438,7 @@ export class VectorIndex {
   /** A copy of the stored unit vector. */
   vectorOf(doc: number): Float32Array | undefined {
     if (!this.has(doc)) return undefined;
-    return this.rows.row(doc).slice();
+    return this.rowOf(doc)?.slice();
   }
 
   /**
@@ -382,6 +448,16 @@ export class VectorIndex {
   search(query: VectorInput, k: number, accept?: Uint8Array): Scored[] {
     if (!Number.isInteger(k) || k < 0) throw new Error(`k must be a non-negative integer, got ${String(k)}`);
     const unit = normalise(query, this.dimension, "query");
+    // A row that reads back damaged drops its doc mid-search, after the candidates were bounded with it:
+    // the search runs again without it. Each run that drops one drops a doc, so the runs end.
+    for (;;) {
+      const damaged = this.damaged;
+      const found = this.searchUnit(unit, k, accept);
+      if (this.damaged === damaged) return found;
+    }
+  }
+
+  private searchUnit(unit: Float64Array, k: number, accept: Uint8Array | undefined): Scored[] {
     const keep = Math.min(k, this.count);
     if (keep === 0) {
       this.lastSearch = { index: "flat", scanned: 0 };
@@ -418,7 +494,8 @@ export class VectorIndex {
     for (let i = 0; i < sampleDocs.length; i++) {
       // A doc forgotten since it was drawn may have lost its row (a checkpoint let it go): the row before
       // it stands in, since the sample only has to be typical.
-      if (this.rows.has(sampleDocs[i])) sample.set(this.rows.row(sampleDocs[i]), i * dim);
+      const row = this.rows.has(sampleDocs[i]) ? this.rowOf(sampleDocs[i]) : undefined;
+      if (row) sample.set(row, i * dim);
       else if (i > 0) sample.copyWithin(i * dim, (i - 1) * dim, i * dim);
       if ((i + 1) % COPY_ROWS_PER_STEP === 0) yield;
     }
@@ -430,7 +507,10 @@ export class VectorIndex {
     build.lists = lists;
     while (build.cursor < this.end) {
       const stop = Math.min(this.end, build.cursor + Math.max(64, Math.floor(STEP_MACS / (lists.count * dim))));
-      for (let doc = build.cursor; doc < stop; doc++) if (this.live[doc] === 1) lists.add(doc, this.rows.row(doc), 0);
+      for (let doc = build.cursor; doc < stop; doc++) {
+        const row = this.live[doc] === 1 ? this.rowOf(doc) : undefined;
+        if (row) lists.add(doc, row, 0);
+      }
       build.cursor = stop;
       yield;
     }
@@ -441,8 +521,9 @@ export class VectorIndex {
     const placed: number[][] = [];
     const keep = Math.min(RECALL_K + 1, this.count);
     for (const doc of this.sampleLiveDocs(RECALL_PROBES, trainedAt + 1)) {
-      if (!this.rows.has(doc)) continue;
-      const unit = Float64Array.from(this.rows.row(doc));
+      const row = this.rows.has(doc) ? this.rowOf(doc) : undefined;
+      if (!row) continue;
+      const unit = Float64Array.from(row);
       const exact = (yield* this.exactInSteps(unit, keep)).filter((h) => h.doc !== doc).slice(0, RECALL_K);
       const before = lists.gatheredBefore(unit);
       // A neighbour forgotten during its scan (in no list) counts as missed.
@@ -553,7 +634,9 @@ export class VectorIndex {
     const dim = this.dimension;
     for (const i of order) {
       if (best.size === k && uppers[i] < best.threshold) break;
-      best.push(docs[i], clampCosine(dotAt(unit, this.rows.row(docs[i]), 0, dim)));
+      // A damaged row's exact score cannot be known: its doc is dropped, and the search goes on without it.
+      const row = this.rowOf(docs[i]);
+      if (row) best.push(docs[i], clampCosine(dotAt(unit, row, 0, dim)));
     }
     return best.sorted();
   }

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { runToEnd } from "../index/run-steps";
-import { CheckpointRejected, type PartRef, sha256Hex } from "./checkpoint-format";
+import { CheckpointRejected, type PartHead, type PartRef, sha256Hex } from "./checkpoint-format";
 
 const FINGERPRINT_WINDOW_BYTES = 64 * 1024;
 
@@ -69,6 +69,31 @@ export function readPart(dir: string, part: PartRef, name: string): Buffer {
   if (bytes.length !== part.bytes) throw new CheckpointRejected(`the ${name} part is ${bytes.length} bytes; the manifest says ${part.bytes}`);
   if (sha256Hex(bytes) !== part.sha256) throw new CheckpointRejected(`the ${name} part does not match its SHA-256 (damaged)`);
   return bytes;
+}
+
+/**
+ * The first `head.bytes` bytes of a part whose whole size is what the manifest recorded, if they match the
+ * head's SHA-256: what an open reads of a vector part whose rows stay in the file (checked row by row later).
+ */
+export function readPartHead(dir: string, part: PartRef, head: PartHead, name: string): Buffer {
+  const file = path.join(dir, part.file);
+  if (!fs.existsSync(file)) throw new CheckpointRejected(`the ${name} part ${part.file} is missing`);
+  const fd = fs.openSync(file, "r");
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size !== part.bytes) throw new CheckpointRejected(`the ${name} part is ${size} bytes; the manifest says ${part.bytes}`);
+    if (head.bytes > size) throw new CheckpointRejected(`the ${name} part's head is ${head.bytes} bytes, more than the part`);
+    const bytes = Buffer.allocUnsafe(head.bytes);
+    for (let done = 0; done < bytes.length; ) {
+      const read = fs.readSync(fd, bytes, done, bytes.length - done, done);
+      if (read === 0) throw new CheckpointRejected(`the ${name} part ends before its head does`);
+      done += read;
+    }
+    if (sha256Hex(bytes) !== head.sha256) throw new CheckpointRejected(`the ${name} part's head does not match its SHA-256 (damaged)`);
+    return bytes;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 export interface JournalFingerprint {

@@ -10,13 +10,30 @@ export const CHECKPOINT_FORMAT = "dsh-dream-checkpoint";
 // 4: records, statements and vectors in parts of `segment_docs` docs each, which later checkpoints reuse
 //    while those docs are unchanged; the BM25 snapshot covers the docs below `bm25.docs` (later ones are
 //    indexed from their records at open).
-export const CHECKPOINT_VERSION = 4;
+// 5: a vector segment written as a version 2 part names its head (all but the f32 rows) with its own size
+//    and SHA-256, so that an open whose rows stay in the files reads only the heads. Version 4 manifests are
+//    still read (their segments have no head: read whole, as before).
+export const CHECKPOINT_VERSION = 5;
+const READABLE_VERSIONS = [4, CHECKPOINT_VERSION];
 export const MANIFEST_FILE = "manifest.json";
 
 export interface PartRef {
   file: string;
   bytes: number;
   sha256: string;
+}
+
+/** The first `bytes` bytes of a part, hashed on their own. */
+export interface PartHead {
+  bytes: number;
+  sha256: string;
+}
+
+/** A segment's vector part; `head` when the part keeps each row's code and CRC before the rows (checkpoint-parts.ts). */
+export interface VectorSegment {
+  vectors: number;
+  part: PartRef;
+  head?: PartHead;
 }
 
 export interface SpaceEntry {
@@ -27,7 +44,7 @@ export interface SpaceEntry {
   configHash: string | null;
   vectors: number;
   /** Per segment, the part holding its docs' vectors, or null when none of them has one. */
-  segments: Array<{ vectors: number; part: PartRef } | null>;
+  segments: Array<VectorSegment | null>;
   /** The approximate index's lists, when the space had them built (checkpoint-parts.ts). */
   lists?: { count: number; part: PartRef };
 }
@@ -91,8 +108,8 @@ export function parseManifest(text: string): Manifest {
     throw new CheckpointRejected(`the manifest is not JSON (${(cause as Error).message})`);
   }
   if (!isPlainObject(value) || value.format !== CHECKPOINT_FORMAT) throw new CheckpointRejected("the manifest is not a dsh-dream checkpoint manifest");
-  if (value.version !== CHECKPOINT_VERSION) {
-    throw new CheckpointRejected(`checkpoint format version ${String(value.version)} is unknown (this build reads ${CHECKPOINT_VERSION})`);
+  if (!READABLE_VERSIONS.includes(value.version as number)) {
+    throw new CheckpointRejected(`checkpoint format version ${String(value.version)} is unknown (this build reads ${READABLE_VERSIONS.join(" and ")})`);
   }
   if (value.analyzer !== analyzerId()) {
     throw new CheckpointRejected(`the BM25 snapshot was built by analyzer "${String(value.analyzer)}"; this build uses "${analyzerId()}"`);
@@ -145,6 +162,10 @@ function isPart(value: unknown): value is PartRef {
   return isPlainObject(value) && typeof value.file === "string" && /^\w[\w.-]*$/.test(value.file) && isCount(value.bytes) && isSha(value.sha256);
 }
 
+function isHead(value: unknown, part: PartRef): value is PartHead {
+  return isPlainObject(value) && isCount(value.bytes) && value.bytes <= part.bytes && isSha(value.sha256);
+}
+
 function isParts(value: unknown, count: number): value is PartRef[] {
   return Array.isArray(value) && value.length === count && value.every(isPart);
 }
@@ -161,7 +182,7 @@ function isSpace(value: unknown, segments: number): value is SpaceEntry {
     isCount(value.vectors) &&
     Array.isArray(value.segments) &&
     value.segments.length === segments &&
-    value.segments.every((segment) => segment === null || (isPlainObject(segment) && isCount(segment.vectors) && segment.vectors > 0 && isPart(segment.part))) &&
+    value.segments.every((segment) => segment === null || (isPlainObject(segment) && isCount(segment.vectors) && segment.vectors > 0 && isPart(segment.part) && (segment.head === undefined || isHead(segment.head, segment.part)))) &&
     value.segments.reduce((sum: number, segment) => sum + ((segment as { vectors?: number } | null)?.vectors ?? 0), 0) === value.vectors &&
     (value.lists === undefined || (isPlainObject(value.lists) && isCount(value.lists.count) && value.lists.count > 0 && isPart(value.lists.part)))
   );

@@ -2,8 +2,9 @@
 // parts (binary: doc numbers, the content hashes the vectors are bound to, f32 unit rows). The BM25 part is
 // Bm25Index.serialize's own versioned format.
 import fs from "node:fs";
+import { crc32 } from "node:zlib";
 import { CheckpointRejected } from "./checkpoint-format";
-import type { RowFile } from "../index/row-pages";
+import { DamagedRowError, type RowFile } from "../index/row-pages";
 import { isPlainObject, type MemoryRecord } from "./records";
 import { plainRecords } from "./text-pages";
 import type { ListsImage } from "../index/vector-index";
@@ -11,12 +12,15 @@ import type { ListsImage } from "../index/vector-index";
 // Bounded lines keep every string far below V8's string limit however large the store grows.
 export const RECORDS_PER_LINE = 2048;
 const VECTOR_MAGIC = "DSHVECS\0";
-const VECTOR_PART_VERSION = 1;
+// 2: each row's CRC-32 and int8 code in the head, so that an open reads the codes and leaves the rows in the file.
+const VECTOR_PART_VERSION = 2;
 // magic(8) version dim count reserved (u32 each); a multiple of 4 keeps the f32 rows aligned in the file.
 const VECTOR_HEADER_BYTES = 24;
 const DIGEST_BYTES = 32;
 const HASH_PREFIX = "sha256:";
 const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+/** Whether rows are read where they lie in a vector part's file (openVectorRows): not on a big-endian host. */
+export const ROWS_READ_IN_PLACE = LITTLE_ENDIAN;
 
 /** Records by doc number, forgotten docs as null, so positions are the doc numbers. */
 export function* encodeRecordPart(records: ReadonlyArray<MemoryRecord | undefined>): Generator<Buffer> {
@@ -148,24 +152,83 @@ export function decodeListsPart(bytes: Buffer, dim: number, lists: number, count
   return { centroids, listOf, recall, share, trainedAt };
 }
 
-/** `rows` may come in runs (views of the index's memory), written one after another. */
-export function encodeVectorPart(dim: number, { docs, hashes, rows }: Omit<VectorRows, "rows"> & { rows: Float32Array | readonly Float32Array[] }): Uint8Array[] {
+/** A vector part's int8 codes as the index keeps them (VectorIndex.readCodes): `dim` codes a row, its scale and error norm. */
+export interface VectorCodes {
+  codes: Int8Array;
+  scales: Float64Array;
+  errors: Float64Array;
+}
+
+/** Where a vector part's sections start. Version 1 has no CRCs nor codes: its rows follow the digests. */
+interface VectorLayout {
+  version: number;
+  docsAt: number;
+  digestsAt: number;
+  crcsAt: number;
+  scalesAt: number;
+  errorsAt: number;
+  codesAt: number;
+  /** The part's head ends here: everything an open reads. The rows are read when a search re-scores them. */
+  rowsAt: number;
+  bytes: number;
+}
+
+function vectorLayout(version: number, dim: number, count: number): VectorLayout {
+  const docsAt = VECTOR_HEADER_BYTES;
+  const digestsAt = docsAt + 4 * count;
+  const crcsAt = digestsAt + DIGEST_BYTES * count;
+  if (version === 1) return { version, docsAt, digestsAt, crcsAt, scalesAt: crcsAt, errorsAt: crcsAt, codesAt: crcsAt, rowsAt: crcsAt, bytes: crcsAt + 4 * dim * count };
+  const scalesAt = crcsAt + 4 * count;
+  const errorsAt = scalesAt + 8 * count;
+  const codesAt = errorsAt + 8 * count;
+  // Padded so the f32 rows stay 4-byte aligned in the file.
+  const rowsAt = codesAt + Math.ceil((dim * count) / 4) * 4;
+  return { version, docsAt, digestsAt, crcsAt, scalesAt, errorsAt, codesAt, rowsAt, bytes: rowsAt + 4 * dim * count };
+}
+
+/**
+ * A vector part (version 2): header, docs, content-hash digests, each row's CRC-32, its int8 code's scale
+ * and error norm, the codes, then the f32 rows. `head` is all but the rows: an open reads and checks only
+ * that (its own SHA-256 is in the manifest), and the rows are read when a search re-scores them, each
+ * checked against its CRC. `rows` may come in runs (views of the index's memory), written one after another.
+ */
+export function encodeVectorPart(dim: number, { docs, hashes, rows, codes }: Omit<VectorRows, "rows"> & { rows: Float32Array | readonly Float32Array[]; codes: VectorCodes }): { head: Uint8Array[]; rows: Uint8Array[]; crcs: Uint32Array; rowsAt: number } {
+  const count = docs.length;
+  const layout = vectorLayout(VECTOR_PART_VERSION, dim, count);
   const header = Buffer.alloc(VECTOR_HEADER_BYTES);
   header.write(VECTOR_MAGIC, 0, "latin1");
-  [VECTOR_PART_VERSION, dim, docs.length, 0].forEach((value, i) => header.writeUInt32LE(value, 8 + 4 * i));
-  const digests = Buffer.alloc(docs.length * DIGEST_BYTES);
+  [VECTOR_PART_VERSION, dim, count, 0].forEach((value, i) => header.writeUInt32LE(value, 8 + 4 * i));
+  const digests = Buffer.alloc(count * DIGEST_BYTES);
   hashes.forEach((hash, i) => {
     if (!/^sha256:[0-9a-f]{64}$/.test(hash)) throw new Error(`vector of doc ${docs[i]} is bound to an unexpected content hash ${JSON.stringify(hash)}`);
     digests.write(hash.slice(HASH_PREFIX.length), i * DIGEST_BYTES, "hex");
   });
-  return [header, littleEndianBytes(docs), digests, ...(Array.isArray(rows) ? rows : [rows]).map(littleEndianBytes)];
+  const runs = (Array.isArray(rows) ? rows : [rows]).map(littleEndianBytes);
+  const crcs = new Uint32Array(count);
+  let i = 0;
+  for (const run of runs) for (let at = 0; at < run.length; at += 4 * dim) crcs[i++] = crc32(run.subarray(at, at + 4 * dim));
+  if (i !== count || codes.codes.length !== dim * count || codes.scales.length !== count || codes.errors.length !== count) throw new Error(`a vector part of ${count} docs got ${i} rows and ${codes.scales.length} codes`);
+  const numbers = Buffer.alloc(16 * count);
+  for (let j = 0; j < count; j++) {
+    numbers.writeDoubleLE(codes.scales[j], 8 * j);
+    numbers.writeDoubleLE(codes.errors[j], 8 * (count + j));
+  }
+  const codeBytes = new Uint8Array(layout.rowsAt - layout.codesAt);
+  codeBytes.set(new Uint8Array(codes.codes.buffer, codes.codes.byteOffset, codes.codes.byteLength));
+  return { head: [header, littleEndianBytes(docs), digests, littleEndianBytes(crcs), numbers, codeBytes], rows: runs, crcs, rowsAt: layout.rowsAt };
 }
 
 /** A decoded vector part: the content hashes as their 32-byte digests, compared with boundTo (no string per doc). */
 export interface DecodedVectorPart {
   docs: Int32Array;
   digests: Buffer;
-  rows: Float32Array;
+  /** Absent when only the head was read. */
+  rows?: Float32Array;
+  /** Version 2 parts: each row's CRC-32 and the codes (version 1 parts have neither: codes are made from the rows). */
+  crcs?: Uint32Array;
+  codes?: VectorCodes;
+  /** Where the rows start in the part's file. */
+  rowsAt: number;
 }
 
 /** Whether row i of a decoded part is bound to `contentHash` ("sha256:" and 64 lowercase hex digits). */
@@ -186,30 +249,44 @@ function hexValue(code: number): number {
   return -1;
 }
 
-export function decodeVectorPart(bytes: Buffer, dim: number, count: number): DecodedVectorPart {
-  const expected = VECTOR_HEADER_BYTES + count * (4 + DIGEST_BYTES + 4 * dim);
-  if (bytes.length !== expected || bytes.toString("latin1", 0, 8) !== VECTOR_MAGIC) throw new CheckpointRejected("a vector part has the wrong size or magic");
+/**
+ * Decodes a whole vector part (version 1 or 2), or only its head (`bytes` ends where the rows start): then
+ * the part must be version 2, whose head holds the codes.
+ */
+export function decodeVectorPart(bytes: Buffer, dim: number, count: number, { headOnly = false } = {}): DecodedVectorPart {
+  if (bytes.length < VECTOR_HEADER_BYTES || bytes.toString("latin1", 0, 8) !== VECTOR_MAGIC) throw new CheckpointRejected("a vector part has the wrong size or magic");
   const [version, partDim, partCount] = [8, 12, 16].map((at) => bytes.readUInt32LE(at));
-  if (version !== VECTOR_PART_VERSION || partDim !== dim || partCount !== count) {
-    throw new CheckpointRejected(`a vector part has version ${version}, ${partCount} rows of ${partDim}; expected version ${VECTOR_PART_VERSION}, ${count} of ${dim}`);
+  if ((version !== 1 && version !== VECTOR_PART_VERSION) || (headOnly && version === 1) || partDim !== dim || partCount !== count) {
+    throw new CheckpointRejected(`a vector part has version ${version}, ${partCount} rows of ${partDim}; expected version ${headOnly ? "" : "1 or "}${VECTOR_PART_VERSION}, ${count} of ${dim}`);
   }
-  const docs = readLittleEndian(bytes, VECTOR_HEADER_BYTES, count, Int32Array);
-  const digestsAt = VECTOR_HEADER_BYTES + 4 * count;
-  const digests = bytes.subarray(digestsAt, digestsAt + count * DIGEST_BYTES);
-  const rows = readLittleEndian(bytes, digestsAt + count * DIGEST_BYTES, count * dim, Float32Array);
-  return { docs, digests, rows };
+  const layout = vectorLayout(version, dim, count);
+  if (bytes.length !== (headOnly ? layout.rowsAt : layout.bytes)) throw new CheckpointRejected("a vector part has the wrong size or magic");
+  const docs = readLittleEndian(bytes, layout.docsAt, count, Int32Array);
+  const digests = bytes.subarray(layout.digestsAt, layout.digestsAt + count * DIGEST_BYTES);
+  const rows = headOnly ? undefined : readLittleEndian(bytes, layout.rowsAt, count * dim, Float32Array);
+  if (version === 1) return { docs, digests, rows, rowsAt: layout.rowsAt };
+  const crcs = new Uint32Array(count);
+  const scales = new Float64Array(count);
+  const errors = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    crcs[i] = bytes.readUInt32LE(layout.crcsAt + 4 * i);
+    scales[i] = bytes.readDoubleLE(layout.scalesAt + 8 * i);
+    errors[i] = bytes.readDoubleLE(layout.errorsAt + 8 * i);
+  }
+  const codes = new Int8Array(bytes.buffer, bytes.byteOffset + layout.codesAt, dim * count);
+  return { docs, digests, rows, crcs, codes: { codes, scales, errors }, rowsAt: layout.rowsAt };
 }
 
 /**
  * The rows of a vector part as a RowFile, read where they lie in the file (the index reads rows from it
  * instead of keeping them in memory). Undefined on a big-endian host, whose rows would need swapping: it
  * keeps them in memory. The file is opened now, so it can be read after the checkpoint that named it is
- * replaced and the file removed (Windows too: Node opens files with FILE_SHARE_DELETE).
+ * replaced and the file removed (Windows too: Node opens files with FILE_SHARE_DELETE). With `crcs` (a
+ * version 2 part), every row read is checked against its CRC-32: a damaged one throws DamagedRowError.
  */
-export function openVectorRows(file: string, dim: number, count: number): RowFile | undefined {
+export function openVectorRows(file: string, dim: number, count: number, { rowsAt, crcs }: Pick<DecodedVectorPart, "rowsAt" | "crcs">): RowFile | undefined {
   if (!LITTLE_ENDIAN) return undefined;
   const fd = fs.openSync(file, "r");
-  const rowsAt = VECTOR_HEADER_BYTES + count * (4 + DIGEST_BYTES);
   const rowBytes = 4 * dim;
   let open = true;
   return {
@@ -219,8 +296,12 @@ export function openVectorRows(file: string, dim: number, count: number): RowFil
       const bytes = new Uint8Array(into.buffer, into.byteOffset, into.byteLength);
       for (let done = 0; done < bytes.length; ) {
         const read = fs.readSync(fd, bytes, done, bytes.length - done, rowsAt + slot * rowBytes + done);
-        if (read === 0) throw new Error(`the vector part ${file} ends before row ${slot + rows} (read ${done} of ${bytes.length} bytes)`);
+        if (read === 0) throw new DamagedRowError(slot, `the vector part ${file} ends before row ${slot + rows} (read ${done} of ${bytes.length} bytes)`);
         done += read;
+      }
+      if (!crcs) return;
+      for (let i = 0; i < rows; i++) {
+        if (crc32(bytes.subarray(i * rowBytes, (i + 1) * rowBytes)) !== crcs[slot + i]) throw new DamagedRowError(slot + i, `row ${slot + i} of the vector part ${file} does not match its CRC-32 (damaged)`);
       }
     },
     close(): void {
@@ -230,7 +311,7 @@ export function openVectorRows(file: string, dim: number, count: number): RowFil
   };
 }
 
-function littleEndianBytes(array: Int32Array | Float32Array): Uint8Array {
+function littleEndianBytes(array: Int32Array | Uint32Array | Float32Array): Uint8Array {
   const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
   return LITTLE_ENDIAN ? bytes : swapWords(bytes);
 }

@@ -1,19 +1,19 @@
 // Store checkpoints: the in-memory state (records, BM25 index, vectors) tied to one journal prefix, so that
 // open restores it and replays only the journal tail. The journal stays the durable record: a checkpoint that
 // disagrees with it in any checked way is ignored, and open falls back to a full replay.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { documentTerms } from "../index/analyze";
 import { runToEnd } from "../index/run-steps";
 import { Bm25Index } from "../index/bm25";
-import type { RowFile } from "../index/row-pages";
+import { DamagedRowError, type RowFile } from "../index/row-pages";
 import { VectorIndex } from "../index/vector-index";
 import { DreamError } from "../protocol/errors";
-import { fingerprintJournal, readPart, writePart, writePartSteps } from "./checkpoint-files";
+import { fingerprintJournal, readPart, readPartHead, writePart, writePartSteps } from "./checkpoint-files";
 import { makeDirectory } from "./make-dir";
-import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, manifestParts, parseManifest, type PartRef, type SpaceEntry } from "./checkpoint-format";
-import { boundTo, decodeListsPart, decodeRecordPart, RECORDS_PER_LINE, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart, openVectorRows, SharedValues } from "./checkpoint-parts";
+import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, manifestParts, parseManifest, type PartRef, type SpaceEntry, type VectorSegment } from "./checkpoint-format";
+import { boundTo, type DecodedVectorPart, decodeListsPart, ROWS_READ_IN_PLACE, decodeRecordPart, RECORDS_PER_LINE, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart, openVectorRows, SharedValues } from "./checkpoint-parts";
 import { decodeStatementPart, encodeStatementPart, type StatementImage } from "./checkpoint-statements";
 import { syncDirectory } from "./journal";
 import { statementsAnalyzerId } from "./record-statements";
@@ -93,7 +93,7 @@ export interface CheckpointBasis {
 interface SpaceBasis {
   overwrites: number;
   /** Each segment's vector part (null: none of its docs has a vector). */
-  segments: Array<{ vectors: number; part: PartRef } | null>;
+  segments: Array<VectorSegment | null>;
 }
 
 export interface RestoredState {
@@ -257,6 +257,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
   for (const space of spaces) {
     if (space.index.overwrites !== space.overwrites) throw new CheckpointAbandoned(`a vector in ${space.entry.provider}/${space.entry.model} was replaced while the checkpoint was written`);
     if (space.index.disposed) throw new CheckpointAbandoned(`the vector space ${space.entry.provider}/${space.entry.model} was dropped while the checkpoint was written`);
+    if (space.index.damagedRows !== space.damaged) throw new CheckpointAbandoned(`a vector in ${space.entry.provider}/${space.entry.model} was dropped for a damaged row while the checkpoint was written`);
   }
   const manifest: Manifest = {
     format: CHECKPOINT_FORMAT,
@@ -272,7 +273,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     statements: { analyzer: statementsAnalyzerId(), parts: statementParts },
     vector_spaces: spaces.map((space) => ({
       ...space.entry,
-      segments: space.segments.map((segment) => segment && { vectors: segment.vectors, part: segment.part }),
+      segments: space.segments.map((segment) => segment && { vectors: segment.vectors, part: segment.part, ...(segment.head ? { head: segment.head } : {}) }),
     })),
   };
   const temporary = `${MANIFEST_FILE}.${generation}.tmp`;
@@ -333,10 +334,18 @@ function sameSegment(basis: CheckpointBasis, changes: Uint32Array, s: number, do
 interface FrozenSpace {
   index: VectorIndex;
   overwrites: number;
+  /** The index's damagedRows at the first step: a vector dropped since abandons the checkpoint (its segment changed). */
+  damaged: number;
   entry: Omit<SpaceEntry, "segments">;
-  segments: Array<{ vectors: number; part: PartRef } | null>;
-  /** The vector parts this checkpoint wrote, and the docs whose rows they hold in order. */
-  written: Array<{ docs: Int32Array; part: PartRef }>;
+  segments: Array<VectorSegment | null>;
+  /** The vector parts this checkpoint wrote, the docs whose rows they hold in order, and where those rows lie. */
+  written: WrittenRows[];
+}
+
+interface WrittenRows {
+  docs: Int32Array;
+  part: PartRef;
+  rows: Pick<DecodedVectorPart, "rowsAt" | "crcs">;
 }
 
 interface SegmentPlan {
@@ -364,6 +373,7 @@ function freezeSpace(
   const { index, dim } = space;
   const written: FrozenSpace["written"] = [];
   const overwrites = index.overwrites;
+  const damaged = index.damagedRows;
   const usable = previous?.overwrites === overwrites ? previous : undefined;
   const frozen: FrozenSpace["segments"] = new Array(plan.segments).fill(null);
   let vectors = 0;
@@ -386,9 +396,23 @@ function freezeSpace(
       // Rows are read now, in memory or from the part that held them: a doc forgotten since the first step
       // keeps its row until the index settles at a commit, and a replaced one abandons the checkpoint.
       if (index.disposed) throw new CheckpointAbandoned(`the vector space ${space.provider}/${space.model} was dropped while the checkpoint was written`);
-      const part = yield* write(`vectors-${i}-${s}.bin`, encodeVectorPart(dim, { docs, hashes, rows: index.readRows(docs) }));
-      frozen[s] = { vectors: docs.length, part };
-      written.push({ docs, part });
+      // A row dropped as damaged since the first step has no row left to write.
+      if (index.damagedRows !== damaged) throw new CheckpointAbandoned(`a vector in ${space.provider}/${space.model} was dropped for a damaged row while the checkpoint was written`);
+      let rows: Float32Array;
+      try {
+        rows = index.readRows(docs);
+      } catch (error) {
+        if (!(error instanceof DamagedRowError)) throw error;
+        // Dropped by the read: the next checkpoint writes this segment without them.
+        throw new CheckpointAbandoned(error.message);
+      }
+      const encoded = encodeVectorPart(dim, { docs, hashes, rows, codes: index.readCodes(docs) });
+      const digest = createHash("sha256");
+      for (const chunk of encoded.head) digest.update(chunk);
+      const head = { bytes: encoded.head.reduce((sum, chunk) => sum + chunk.length, 0), sha256: digest.digest("hex") };
+      const part = yield* write(`vectors-${i}-${s}.bin`, [...encoded.head, ...encoded.rows]);
+      frozen[s] = { vectors: docs.length, part, head };
+      written.push({ docs, part, rows: encoded });
     });
   }
   // Every vector is in a segment the checkpoint kept or read: a change the counts missed would show here.
@@ -401,7 +425,7 @@ function freezeSpace(
       entry.lists = { count: lists.centroids.length / dim, part: yield* write(`lists-${i}.bin`, encodeListsPart(dim, lists)) };
     });
   }
-  return { index, overwrites, entry, segments: frozen, written };
+  return { index, overwrites, damaged, entry, segments: frozen, written };
 }
 
 function rowsInMemoryMax(tuning: Pick<CheckpointTuning, "rowsInMemoryMax">): number {
@@ -434,15 +458,15 @@ function* withTextRanges(lines: Iterable<Buffer>, count: number, ranges: TextRan
  * Has `index` read the rows of `parts` from those files from now on, and free what no live doc reads. A
  * part that cannot be opened (out of file handles) leaves its rows in memory: nothing is lost by that.
  */
-function pageSpace(dir: string, index: VectorIndex, parts: ReadonlyArray<{ docs: Int32Array; part: PartRef }>, inMemoryMax: number): void {
+function pageSpace(dir: string, index: VectorIndex, parts: readonly WrittenRows[], inMemoryMax: number): void {
   if (index.disposed) return;
   // Once some rows are read back, all are (a space shrunk under the limit too): a part rewritten must not
   // leave docs reading the old one, which is removed next.
   if (index.size <= inMemoryMax && index.rowFootprint().files === 0) return;
-  for (const { docs, part } of parts) {
+  for (const { docs, part, rows: where } of parts) {
     let rows: RowFile | undefined;
     try {
-      rows = openVectorRows(path.join(dir, part.file), index.dim, docs.length);
+      rows = openVectorRows(path.join(dir, part.file), index.dim, docs.length, where);
     } catch {
       rows = undefined;
     }
@@ -514,9 +538,14 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     const docLists: Int32Array[] = [];
     const index = new VectorIndex(space.dim);
     built.indexes.push(index);
+    // Above the limit rows stay in the files: of a part that keeps its codes, only the head is read (the rows,
+    // 2 GiB at a million 512-d vectors, are checked row by row when a search reads them).
+    const paged = space.vectors > limits.rows;
     const segments = space.segments.map((segment, s) => {
       if (!segment) return null;
-      const part = decodeVectorPart(readPart(dir, segment.part, "vector"), space.dim, segment.vectors);
+      const headOnly = paged && ROWS_READ_IN_PLACE && segment.head !== undefined;
+      const bytes = headOnly ? readPartHead(dir, segment.part, segment.head!, "vector") : readPart(dir, segment.part, "vector");
+      const part = decodeVectorPart(bytes, space.dim, segment.vectors, { headOnly });
       const { docs, rows } = part;
       const { from, count } = bounds(s);
       if (docs[0] < from || docs[docs.length - 1] >= from + count) throw new CheckpointRejected(`a vector part of segment ${s} holds docs outside it`);
@@ -528,11 +557,12 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
       });
       // A part at a time, read from its file from then on (never copied): the rows of a million vectors are
       // never all in memory.
-      const file = space.vectors > limits.rows ? openVectorRows(path.join(dir, segment.part.file), space.dim, segment.vectors) : undefined;
-      index.appendRows(docs, rows, file);
+      const file = paged ? openVectorRows(path.join(dir, segment.part.file), space.dim, segment.vectors, part) : undefined;
+      if (rows) index.appendRows(docs, rows, file);
+      else index.appendCoded(docs, part.codes!, file!);
       // A copy: `docs` is a view of the part's bytes, and keeping it would keep the whole part (rows included) in memory.
       docLists.push(docs.slice());
-      return { vectors: segment.vectors, part: segment.part };
+      return segment;
     });
     if (index.size !== space.vectors) throw new CheckpointRejected(`the vector parts of ${space.provider}/${space.model} hold ${index.size} vectors; the manifest says ${space.vectors}`);
     const allDocs = new Int32Array(space.vectors);

@@ -77,6 +77,8 @@ export class MemoryState implements SearchView {
     this.bm25 = restored?.bm25 ?? new Bm25Index(bm25Params);
     this.vectors = restored?.vectors ?? new VectorSpaces();
     this.texts = restored?.texts ?? new TextPages();
+    // A vector dropped for a damaged row changes its segment: the next checkpoint writes it without that vector.
+    this.vectors.onDamagedRow = (doc) => this.touch(doc);
     if (restored) this.adopt(restored);
   }
 

@@ -158,11 +158,16 @@ export class MemoryStore {
   private openReport!: OpenReport;
   /** Journal offset of the newest checkpoint known to match this state's history (0: none). */
   private checkpointOffset = 0;
+  /**
+   * Vectors dropped for damaged rows (damagedRows()) that the newest checkpoint leaves out: a drop is not in
+   * the journal, so a checkpoint at the same offset is still worth writing when this is behind.
+   */
+  private checkpointDamaged = 0;
   /** What the newest checkpoint holds, so the next one rewrites only the segments that changed (none: all). */
   private checkpointBasis: CheckpointBasis | undefined;
   /** A checkpoint being written in steps, and the journal offset it covers. */
   /** `committed`: its manifest is in place, and what is left is paging texts (checkpoint.ts). */
-  private checkpointJob: { steps: CheckpointSteps; offset: number; committed?: boolean } | undefined;
+  private checkpointJob: { steps: CheckpointSteps; offset: number; damaged: number; committed?: boolean } | undefined;
   private checkpointInFlight: Promise<CheckpointOutcome> | undefined;
   private readonly checkpointTuning: CheckpointTuning;
   private readonly defaults: RecordDefaults;
@@ -260,11 +265,37 @@ export class MemoryStore {
     if (this.compactionRunning) throw new DreamError("INTERNAL", "a checkpoint was asked for during a compaction; it is taken after");
     this.abandonCheckpoint({ finishPaging: true });
     const offset = this.journal.endOffset;
-    if (offset === this.checkpointOffset) return { offset, entries: this.state.entries, unchanged: true };
-    const { written, basis } = writeCheckpoint(this.checkpointDir, this.image(), this.checkpointBasis, this.checkpointTuning);
+    if (this.checkpointCurrent(offset)) return { offset, entries: this.state.entries, unchanged: true };
+    const { written, basis } = this.writeCheckpointNow();
     this.checkpointBasis = basis;
     this.checkpointOffset = offset;
+    this.checkpointDamaged = this.damagedRows();
     return written;
+  }
+
+  /**
+   * writeCheckpoint of the state now. Reading a row back damaged drops its vector and gives the checkpoint up
+   * (CheckpointAbandoned); the next try writes that segment without it. Each try that gives up drops a vector,
+   * so the tries end.
+   */
+  private writeCheckpointNow(): ReturnType<typeof writeCheckpoint> {
+    for (;;) {
+      const damaged = this.damagedRows();
+      try {
+        return writeCheckpoint(this.checkpointDir, this.image(), this.checkpointBasis, this.checkpointTuning);
+      } catch (error) {
+        if (!(error instanceof CheckpointAbandoned) || this.damagedRows() === damaged) throw error;
+      }
+    }
+  }
+
+  /** Whether the newest checkpoint holds the state as it is at journal offset `offset`. */
+  private checkpointCurrent(offset: number): boolean {
+    return offset === this.checkpointOffset && this.damagedRows() === this.checkpointDamaged;
+  }
+
+  private damagedRows(): number {
+    return this.state.vectors.list().reduce((sum, space) => sum + space.index.damagedRows, 0);
   }
 
   /**
@@ -280,8 +311,8 @@ export class MemoryStore {
     }
     if (!this.checkpointJob) {
       const offset = this.journal.endOffset;
-      if (offset === this.checkpointOffset) return { offset, entries: this.state.entries, unchanged: true };
-      this.checkpointJob = { steps: checkpointSteps(this.checkpointDir, this.image(), this.checkpointBasis, this.checkpointTuning), offset };
+      if (this.checkpointCurrent(offset)) return { offset, entries: this.state.entries, unchanged: true };
+      this.checkpointJob = { steps: checkpointSteps(this.checkpointDir, this.image(), this.checkpointBasis, this.checkpointTuning), offset, damaged: this.damagedRows() };
     }
     const job = this.checkpointJob;
     const started = performance.now();
@@ -292,6 +323,7 @@ export class MemoryStore {
           this.checkpointJob = undefined;
           this.checkpointBasis = next.value.basis;
           this.checkpointOffset = job.offset;
+          this.checkpointDamaged = job.damaged;
           return next.value.written;
         }
       } while (performance.now() - started < budgetMs);
@@ -332,6 +364,7 @@ export class MemoryStore {
   private image(): StoreImage {
     const { state } = this;
     const offset = this.journal.endOffset;
+    const damaged = this.damagedRows();
     return {
       records: state.records,
       live: state.size,
@@ -348,6 +381,7 @@ export class MemoryStore {
           if (this.state !== state) return;
           this.checkpointBasis = basis;
           this.checkpointOffset = offset;
+          this.checkpointDamaged = damaged;
           if (this.checkpointJob) this.checkpointJob.committed = true;
         },
       },
@@ -519,6 +553,7 @@ export class MemoryStore {
       this.journal = journal;
       this.replayReport = { ...report, entries: next.entries };
       this.checkpointOffset = 0;
+      this.checkpointDamaged = 0;
       this.openReport = { checkpointOffset: 0, checkpointReason: "the journal was compacted", openMs: this.openReport.openMs };
       phases.reload = lap();
       const receipts = receiptsDraft!.finish();

@@ -65,6 +65,11 @@ export function spaceKey(binding: VectorBinding): string {
 export class VectorSpaces {
   private readonly spaces = new Map<string, VectorSpace>();
   private annOptions: AnnOptions = {};
+  /**
+   * Told of a doc whose vector was dropped because its row read back damaged from a checkpoint's part (the
+   * space has forgotten the binding already): the state counts it as a change of that doc.
+   */
+  onDamagedRow: ((doc: number) => void) | undefined;
 
   /** Sets flat_max_records and the recall target for every space, present and future. */
   configure(options: AnnOptions): void {
@@ -90,6 +95,7 @@ export class VectorSpaces {
     let space = this.spaces.get(key);
     if (!space) {
       space = { ...binding, key, index: new VectorIndex(binding.dim, this.annOptions), contentHashByDoc: new DocHashes() };
+      this.watchDamage(space);
       this.spaces.set(key, space);
     }
     space.index.set(doc, embedding.vector);
@@ -113,7 +119,16 @@ export class VectorSpaces {
       throw new Error(`vector space ${binding.provider}/${binding.model}/${binding.dim}: index and content hashes disagree`);
     }
     index.configure(this.annOptions);
-    this.spaces.set(key, { ...binding, key, index, contentHashByDoc });
+    const space = { ...binding, key, index, contentHashByDoc };
+    this.watchDamage(space);
+    this.spaces.set(key, space);
+  }
+
+  private watchDamage(space: VectorSpace): void {
+    space.index.onDamagedRow = (doc) => {
+      space.contentHashByDoc.delete(doc);
+      this.onDamagedRow?.(doc);
+    };
   }
 
   /** Every space in creation order, empty ones included (a space outlives its last forgotten vector). */
@@ -142,8 +157,9 @@ export class VectorSpaces {
     for (const space of this.spaces.values()) space.index.dispose();
   }
 
-  summary(): Array<VectorBinding & { vectors: number; index: AnnStatus }> {
-    return [...this.spaces.values()].map((s) => ({ ...pickBinding(s), vectors: s.index.size, index: s.index.annStatus() }));
+  /** Per space; `damaged_rows` only once a vector was dropped because its row read back damaged (VectorIndex.damagedRows). */
+  summary(): Array<VectorBinding & { vectors: number; index: AnnStatus; damaged_rows?: number }> {
+    return [...this.spaces.values()].map((s) => ({ ...pickBinding(s), vectors: s.index.size, index: s.index.annStatus(), ...(s.index.damagedRows > 0 ? { damaged_rows: s.index.damagedRows } : {}) }));
   }
 }
 

@@ -1,5 +1,6 @@
 // Checkpoints against the journal: a store restored from a checkpoint must be indistinguishable from one
 // replayed from the journal alone, and a checkpoint that does not match its journal must be ignored.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { manifestParts } from "../../bridge/store/checkpoint-format";
@@ -95,7 +96,7 @@ describe("store checkpoints", () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"));
     expect(manifest).toMatchObject({
       format: "dsh-dream-checkpoint",
-      version: 4,
+      version: 5,
       analyzer: expect.stringMatching(/^zh-bigram\+en-porter\/1 [0-9a-f]{16}$/),
       statements: { analyzer: expect.stringMatching(new RegExp(`^${STATEMENTS_VERSION.replace(/[+/]/g, "\\$&")} [0-9a-f]{16}$`)) },
       journal: { offset: fs.statSync(path.join(dataDir, "journal.jsonl")).size, entries: expect.any(Number) },
@@ -105,8 +106,66 @@ describe("store checkpoints", () => {
         { provider: "test", model: "m8", dim: 8 },
       ],
     });
+    // Each vector part names its head (all but the rows) with the head's own size and hash.
+    for (const space of manifest.vector_spaces) {
+      for (const segment of space.segments.filter(Boolean)) {
+        const bytes = fs.readFileSync(path.join(dir, segment.part.file));
+        expect(segment.head.bytes).toBe(bytes.length - 4 * space.dim * segment.vectors);
+        expect(segment.head.sha256).toBe(createHash("sha256").update(bytes.subarray(0, segment.head.bytes)).digest("hex"));
+      }
+    }
     const parts = manifestParts(manifest);
     expect(fs.readdirSync(dir).sort()).toEqual(["manifest.json", ...parts.map((p: { file: string }) => p.file)].sort());
     for (const part of parts) expect(fs.statSync(path.join(dir, part.file)).size).toBe(part.bytes);
+  });
+
+  it("reads a checkpoint of format version 4 (vector parts without codes, read whole), rows paged or kept", () => {
+    const dataDir = tempDir("ckpt-v4-");
+    const store = openAt(dataDir, { checkpointOnCloseBytes: Infinity });
+    writeHistory(store, 0, 120);
+    store.checkpoint();
+    store.close();
+    // The checkpoint rewritten as version 4 wrote it: version 1 vector parts (header, docs, digests, rows).
+    const dir = path.join(dataDir, "checkpoint");
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"));
+    for (const space of manifest.vector_spaces) {
+      for (const segment of space.segments.filter(Boolean)) {
+        const bytes = fs.readFileSync(path.join(dir, segment.part.file));
+        const count = segment.vectors;
+        const header = Buffer.from(bytes.subarray(0, 24));
+        header.writeUInt32LE(1, 8);
+        const v1 = Buffer.concat([header, bytes.subarray(24, 24 + 36 * count), bytes.subarray(segment.head.bytes)]);
+        fs.writeFileSync(path.join(dir, segment.part.file), v1);
+        segment.part = { ...segment.part, bytes: v1.length, sha256: createHash("sha256").update(v1).digest("hex") };
+        delete segment.head;
+      }
+    }
+    fs.writeFileSync(path.join(dir, "manifest.json"), JSON.stringify({ ...manifest, version: 4 }));
+    const replayed = openAt(copyDataDir(dataDir, { withCheckpoint: false }), { checkpointOnCloseBytes: Infinity });
+    try {
+      for (const rowsInMemoryMax of [0, Infinity]) {
+        const restored = openAt(copyDataDir(dataDir), { checkpointOnCloseBytes: Infinity, checkpoint: { rowsInMemoryMax } });
+        try {
+          expect(checkpointStatus(restored)).toMatchObject({ used: true });
+          expect(observe(restored)).toEqual(observe(replayed));
+          // Its next checkpoint is version 5 again, with heads, and opens to the same state.
+          restored.importRecords(RECORDS.slice(120, 125));
+          restored.checkpoint();
+          const next = JSON.parse(fs.readFileSync(path.join(restored.dataDir, "checkpoint", "manifest.json"), "utf8"));
+          expect(next.version).toBe(5);
+          const again = openAt(copyDataDir(restored.dataDir), { checkpointOnCloseBytes: Infinity, checkpoint: { rowsInMemoryMax } });
+          try {
+            expect(checkpointStatus(again)).toMatchObject({ used: true });
+            expect(observe(again)).toEqual(observe(restored));
+          } finally {
+            again.close();
+          }
+        } finally {
+          restored.close();
+        }
+      }
+    } finally {
+      replayed.close();
+    }
   });
 });

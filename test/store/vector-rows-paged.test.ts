@@ -165,21 +165,119 @@ describe("vector rows read from the checkpoint", () => {
     writeHistory(writer, 0, 120);
     writer.checkpoint();
     writer.close();
-    // The main space's last vector part damaged: the parts before it were opened to read rows from.
+    // The head (docs, bindings, codes) of the main space's last vector part damaged: the parts before it were
+    // opened to read rows from. An open reads only the heads, so that is where damage refuses a checkpoint.
     const manifest = readManifest(dataDir);
     const parts = vectorPartsOf(manifest, "m8");
     expect(parts.length).toBeGreaterThan(3);
     const last = path.join(dataDir, "checkpoint", parts[parts.length - 1]);
     const bytes = fs.readFileSync(last);
-    bytes[bytes.length - 1] ^= 0xff;
+    bytes[30] ^= 0xff;
     fs.writeFileSync(last, bytes);
     const store = openAt(dataDir, options(true));
     try {
-      expect(checkpointStatus(store)).toMatchObject({ used: false, reason: expect.stringContaining("does not match its SHA-256") });
+      expect(checkpointStatus(store)).toMatchObject({ used: false, reason: "the vector part's head does not match its SHA-256 (damaged)" });
       expect(openFilesUnder(dataDir).filter((file) => file.startsWith("checkpoint"))).toEqual([]);
     } finally {
       store.close();
     }
   });
-});
 
+  describe("a row damaged in its part (read back only when a search re-scores it)", () => {
+    let dataDir: string;
+    let doc: number;
+    let query: { provider: string; model: string; vector: Float32Array };
+    let others: Array<{ id: string; score: number; quarantined: boolean }>;
+    let expected: typeof others;
+    let vectors: number;
+
+    beforeAll(() => {
+      dataDir = tempDir("rows-paged-damaged-");
+      const writer = openAt(dataDir, options(true));
+      writeHistory(writer, 0, 120);
+      writer.checkpoint();
+      writer.close();
+      // One bit of the first row of the main space's second part: its head (checked at open) is intact.
+      const space = readManifest(dataDir).vector_spaces.find((entry) => entry.model === "m8")!;
+      const segment = space.segments.filter((entry) => entry !== null)[1]!;
+      const file = path.join(dataDir, "checkpoint", segment.part.file);
+      const bytes = fs.readFileSync(file);
+      doc = bytes.readInt32LE(24);
+      bytes[segment.head!.bytes + 5] ^= 0x40;
+      fs.writeFileSync(file, bytes);
+      // The journal still holds the vector: a store that keeps its rows reads the whole part, refuses the
+      // checkpoint for its SHA-256 and replays, so it has every vector as written.
+      const reference = openAt(copyDataDir(dataDir), options(false));
+      try {
+        expect(checkpointStatus(reference).used).toBe(false);
+        const vector = reference.vectors.find({ provider: "test", model: "m8", dim: 8, modelDigest: null, configHash: null })!.index.vectorOf(doc)!;
+        query = { provider: "test", model: "m8", vector };
+        const withIt = reference.searchVector(query, 12);
+        // The damaged doc's own vector is its nearest neighbour.
+        expect(withIt[0].id).toBe(`m-${doc}`);
+        expect(withIt[0].score).toBeCloseTo(1, 6);
+        others = withIt.slice(1);
+        expected = others.slice(0, 10);
+        vectors = spaceStatus(reference).vectors;
+      } finally {
+        reference.close();
+      }
+    });
+
+    const spaceStatus = (store: MemoryStore) => (store.status() as { vectors: Array<{ model: string; vectors: number; damaged_rows?: number }> }).vectors.find((space) => space.model === "m8")!;
+
+    it("opens from the checkpoint, drops that one vector when a search reads its row, says so, and keeps the memory", () => {
+      const store = openAt(copyDataDir(dataDir), options(true));
+      try {
+        expect(checkpointStatus(store)).toMatchObject({ used: true });
+        expect(spaceStatus(store)).toMatchObject({ vectors });
+        expect(spaceStatus(store)).not.toHaveProperty("damaged_rows");
+        // Exact answers among the other vectors, the same twice: the doc is dropped at the first read.
+        expect(store.searchVector(query, 10)).toEqual(expected);
+        expect(store.searchVector(query, 10)).toEqual(expected);
+        expect(spaceStatus(store)).toEqual(expect.objectContaining({ vectors: vectors - 1, damaged_rows: 1 }));
+        expect(store.get(`m-${doc}`)).toBeDefined();
+        expect(store.vectors.bindingsOf(doc)).toEqual([]);
+        // The next checkpoint writes that segment without the vector; a store opened from it agrees.
+        expect(store.checkpoint()).toHaveProperty("parts_written");
+        const reopened = openAt(copyDataDir(store.dataDir), options(true));
+        try {
+          expect(checkpointStatus(reopened)).toMatchObject({ used: true });
+          expect(spaceStatus(reopened)).toEqual(expect.objectContaining({ vectors: vectors - 1 }));
+          expect(spaceStatus(reopened)).not.toHaveProperty("damaged_rows");
+          expect(reopened.searchVector(query, 10)).toEqual(expected);
+          // Everything else as the store that dropped it, which alone counts the damaged row.
+          const counted = JSON.stringify(observe(store));
+          expect(counted).toContain(',"damaged_rows":1');
+          expect(observe(reopened)).toEqual(JSON.parse(counted.replace(',"damaged_rows":1', "")));
+        } finally {
+          reopened.close();
+        }
+      } finally {
+        store.close();
+      }
+    });
+
+    it("a checkpoint that rewrites the segment reads the row first: it drops the vector, tries again and is written", () => {
+      const store = openAt(copyDataDir(dataDir), options(true));
+      try {
+        // Another memory of the same segment forgotten: the checkpoint must rewrite it, reading every row.
+        const neighbour = [doc + 1, doc + 2, doc + 3].find((other) => store.get(`m-${other}`) !== undefined)!;
+        expect(Math.floor(neighbour / SEGMENT)).toBe(Math.floor(doc / SEGMENT));
+        store.forget(`m-${neighbour}`);
+        expect(store.checkpoint()).toHaveProperty("parts_written");
+        expect(spaceStatus(store)).toEqual(expect.objectContaining({ vectors: vectors - 2, damaged_rows: 1 }));
+        const reopened = openAt(copyDataDir(store.dataDir), options(true));
+        try {
+          expect(checkpointStatus(reopened)).toMatchObject({ used: true });
+          expect(reopened.searchVector(query, 10)).toEqual(others.filter((hit) => hit.id !== `m-${neighbour}`).slice(0, 10));
+          expect(spaceStatus(reopened)).not.toHaveProperty("damaged_rows");
+        } finally {
+          reopened.close();
+        }
+      } finally {
+        store.close();
+      }
+    });
+  });
+});
