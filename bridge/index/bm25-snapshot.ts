@@ -1,5 +1,6 @@
 // Binary snapshot format of the BM25 index (magic + version + packed postings), and its strict decoder:
 // unknown magic or version, truncation and inconsistent postings are refused with a message saying which.
+import { TF_BIG } from "./bm25-maxscore";
 
 /** A packed, tombstone-free image of a Bm25Index. */
 export interface Bm25Image {
@@ -7,12 +8,14 @@ export interface Bm25Image {
   b: number;
   /** Each term's length in UTF-16 units, by term id. */
   termLengths: Int32Array;
-  /** The terms' UTF-16 units, little-endian, one term after the other in id order (a view of the snapshot). */
+  /** The terms' UTF-16 units, little-endian, one term after the other in id order. */
   termText: Uint8Array;
   /** CSR: postings of term t are [offsets[t], offsets[t + 1]). */
   offsets: Int32Array;
   docs: Int32Array;
-  tfs: Int32Array;
+  /** A byte a posting; TF_BIG there means the tf is in `bigTfs` by posting. */
+  tfs: Uint8Array;
+  bigTfs: Map<number, number>;
   /** Token count by doc number, -1 where no doc is live. */
   docLengths: Int32Array;
 }
@@ -89,38 +92,83 @@ export function* encodePostingsInSteps(image: PostingsHeader, fill: (docs: Int32
 // About 5 ms of terms per step.
 const TERMS_PER_STEP = 1 << 16;
 
-export function decodeSnapshot(bytes: Uint8Array): Bm25Image {
-  if (!(bytes instanceof Uint8Array)) throw new Error(`${PREFIX} expected a Uint8Array, got ${typeof bytes}`);
-  if (bytes.length < HEADER_BYTES) throw new Error(`${PREFIX} snapshot is truncated: ${bytes.length} bytes, the header alone needs ${HEADER_BYTES}`);
-  const magic = String.fromCharCode(...bytes.subarray(0, MAGIC.length));
+/**
+ * Where a snapshot is read from, front to back: `read` fills `into` with the next bytes. A checkpoint reads
+ * its part this way, straight into the index's arrays (checkpoint-files.ts), so a snapshot of a million
+ * memories (~400 MB) is neither held whole in memory nor copied a second time.
+ */
+export interface SnapshotSource {
+  /** Bytes in all. */
+  size: number;
+  read(into: Uint8Array): void;
+}
+
+/** A snapshot held in memory as a source. */
+export function bytesSource(bytes: Uint8Array): SnapshotSource {
+  let at = 0;
+  return {
+    size: bytes.length,
+    read(into: Uint8Array): void {
+      into.set(bytes.subarray(at, at + into.length));
+      at += into.length;
+    },
+  };
+}
+
+// Tfs are read this many postings at a time, through a scratch of 4 bytes each, into a byte each.
+const TF_CHUNK = 1 << 20;
+
+export function decodeSnapshot(input: Uint8Array | SnapshotSource): Bm25Image {
+  if (!(input instanceof Uint8Array) && !(typeof input === "object" && input !== null && typeof (input as SnapshotSource).read === "function")) throw new Error(`${PREFIX} expected a Uint8Array, got ${typeof input}`);
+  const source = input instanceof Uint8Array ? bytesSource(input) : input;
+  if (source.size < HEADER_BYTES) throw new Error(`${PREFIX} snapshot is truncated: ${source.size} bytes, the header alone needs ${HEADER_BYTES}`);
+  const header = new Uint8Array(HEADER_BYTES);
+  source.read(header);
+  const magic = String.fromCharCode(...header.subarray(0, MAGIC.length));
   if (magic !== MAGIC) throw new Error(`${PREFIX} not a BM25 snapshot (bad magic ${JSON.stringify(magic)})`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const view = new DataView(header.buffer);
   const [version, termCount, termUnits, postings, docCount] = [8, 12, 16, 20, 24].map((at) => view.getUint32(at, true));
   if (version !== BM25_SNAPSHOT_VERSION) {
     throw new Error(`${PREFIX} unsupported snapshot version ${version} (this build reads version ${BM25_SNAPSHOT_VERSION})`);
   }
   const expected = snapshotBytes(termCount, termUnits, postings, docCount);
-  if (bytes.length < expected) throw new Error(`${PREFIX} snapshot is truncated: ${bytes.length} bytes, expected ${expected}`);
-  if (bytes.length > expected) throw new Error(`${PREFIX} snapshot has ${bytes.length - expected} trailing bytes after the expected ${expected}`);
-  let at = HEADER_BYTES;
-  const take = (length: number): Int32Array => {
+  if (source.size < expected) throw new Error(`${PREFIX} snapshot is truncated: ${source.size} bytes, expected ${expected}`);
+  if (source.size > expected) throw new Error(`${PREFIX} snapshot has ${source.size - expected} trailing bytes after the expected ${expected}`);
+  const int32s = (length: number): Int32Array => {
     const array = new Int32Array(length);
-    if (LITTLE_ENDIAN) new Uint8Array(array.buffer).set(bytes.subarray(at, at + 4 * length));
-    else for (let i = 0; i < length; i++) array[i] = view.getInt32(at + 4 * i, true);
-    at += 4 * length;
+    const bytes = new Uint8Array(array.buffer);
+    source.read(bytes);
+    if (!LITTLE_ENDIAN) {
+      const words = new DataView(array.buffer);
+      for (let i = 0; i < length; i++) array[i] = words.getInt32(4 * i, true);
+    }
     return array;
   };
-  const termLengths = take(termCount);
-  const image: Bm25Image = {
-    k1: view.getFloat64(32, true),
-    b: view.getFloat64(40, true),
-    termLengths,
-    offsets: take(termCount + 1),
-    docs: take(postings),
-    tfs: take(postings),
-    docLengths: take(docCount),
-    termText: bytes.subarray(at, at + 2 * termUnits),
-  };
+  const termLengths = int32s(termCount);
+  const offsets = int32s(termCount + 1);
+  const docs = int32s(postings);
+  // A byte a tf; one of TF_BIG or more keeps TF_BIG there and its value in `bigTfs` (as Bm25Index holds them).
+  const tfs = new Uint8Array(postings);
+  const bigTfs = new Map<number, number>();
+  const chunk = new Int32Array(Math.min(TF_CHUNK, postings));
+  const chunkBytes = new Uint8Array(chunk.buffer);
+  const chunkView = new DataView(chunk.buffer);
+  for (let from = 0; from < postings; from += chunk.length) {
+    const count = Math.min(chunk.length, postings - from);
+    source.read(chunkBytes.subarray(0, 4 * count));
+    for (let i = 0; i < count; i++) {
+      const tf = LITTLE_ENDIAN ? chunk[i] : chunkView.getInt32(4 * i, true);
+      if (tf < 1) throw new Error(`${PREFIX} corrupt snapshot: posting ${from + i} has term frequency ${tf}`);
+      if (tf >= TF_BIG) {
+        tfs[from + i] = TF_BIG;
+        bigTfs.set(from + i, tf);
+      } else tfs[from + i] = tf;
+    }
+  }
+  const docLengths = int32s(docCount);
+  const termText = new Uint8Array(2 * termUnits);
+  source.read(termText);
+  const image: Bm25Image = { k1: view.getFloat64(32, true), b: view.getFloat64(40, true), termLengths, offsets, docs, tfs, bigTfs, docLengths, termText };
   checkTermLengths(termLengths, termUnits);
   checkPostings(image);
   return image;
@@ -149,27 +197,30 @@ function checkTermLengths(lengths: Int32Array, termUnits: number): void {
   if (units !== termUnits) throw new Error(`${PREFIX} corrupt snapshot: term lengths do not cover the term text`);
 }
 
-// Every posting must name a live doc once per term with tf >= 1, and each doc's tfs must add up to its length.
-function checkPostings({ termLengths, offsets, docs, tfs, docLengths }: Bm25Image): void {
+// Every posting must name a live doc once per term (tfs >= 1 are checked as they are read), and each doc's
+// tfs must add up to its length. One array of pairs (last term seen + 1, tf sum) by doc: a posting touches
+// one cache line, which at 45M postings is what this costs.
+function checkPostings({ termLengths, offsets, docs, tfs, bigTfs, docLengths }: Bm25Image): void {
   const termCount = termLengths.length;
   const corrupt = (what: string): never => {
     throw new Error(`${PREFIX} corrupt snapshot: ${what}`);
   };
   if (offsets[0] !== 0 || offsets[termCount] !== docs.length) corrupt("term offsets do not span the postings");
-  const tfSum = new Float64Array(docLengths.length);
-  const lastTerm = new Int32Array(docLengths.length).fill(-1);
+  const docCount = docLengths.length;
+  const seen = new Int32Array(2 * docCount);
   for (let t = 0; t < termCount; t++) {
     if (offsets[t + 1] < offsets[t]) corrupt(`term offsets decrease at term ${t}`);
-    for (let p = offsets[t]; p < offsets[t + 1]; p++) {
+    const mark = t + 1;
+    for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
       const doc = docs[p];
-      if (!(doc >= 0 && doc < docLengths.length && docLengths[doc] >= 0)) corrupt(`posting ${p} names doc ${doc}, which is not live`);
-      if (tfs[p] < 1) corrupt(`posting ${p} has term frequency ${tfs[p]}`);
-      if (lastTerm[doc] === t) corrupt(`doc ${doc} appears twice in the postings of term ${t}`);
-      lastTerm[doc] = t;
-      tfSum[doc] += tfs[p];
+      if (!(doc >= 0 && doc < docCount && docLengths[doc] >= 0)) corrupt(`posting ${p} names doc ${doc}, which is not live`);
+      const at = 2 * doc;
+      if (seen[at] === mark) corrupt(`doc ${doc} appears twice in the postings of term ${t}`);
+      seen[at] = mark;
+      seen[at + 1] += tfs[p] === TF_BIG ? bigTfs.get(p)! : tfs[p];
     }
   }
-  for (let doc = 0; doc < docLengths.length; doc++) {
-    if (docLengths[doc] < -1 || (docLengths[doc] >= 0 && tfSum[doc] !== docLengths[doc])) corrupt(`doc ${doc} length ${docLengths[doc]} disagrees with its postings`);
+  for (let doc = 0; doc < docCount; doc++) {
+    if (docLengths[doc] < -1 || (docLengths[doc] >= 0 && seen[2 * doc + 1] !== docLengths[doc])) corrupt(`doc ${doc} length ${docLengths[doc]} disagrees with its postings`);
   }
 }

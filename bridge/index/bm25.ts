@@ -1,7 +1,7 @@
 // Incremental BM25 serving index: a packed CSR main segment, an append-only delta segment for recent adds,
 // tombstoned deletes with exact live statistics, and full-corpus top-k search. Snapshots live in bm25-snapshot.ts.
 import { TopK, type Scored } from "./top-k";
-import { decodeSnapshot, encodePostingsInSteps, type Bm25Image } from "./bm25-snapshot";
+import { decodeSnapshot, encodePostingsInSteps, type Bm25Image, type SnapshotSource } from "./bm25-snapshot";
 import { lowerBound, maxScoreTopK, TF_BIG, type TermPostings } from "./bm25-maxscore";
 import { grownCapacity } from "./capacity";
 import { runToEnd } from "./run-steps";
@@ -521,7 +521,7 @@ export class Bm25Index {
     return { termCount: this.termIds.size, state, mainTerms, mainOffsets, mainDocs, mainTfs, mainBigTfs, deltaDocs, deltaTerms, deltaTfs, deltaCount };
   }
 
-  static deserialize(bytes: Uint8Array): Bm25Index {
+  static deserialize(bytes: Uint8Array | SnapshotSource): Bm25Index {
     return Bm25Index.fromImage(decodeSnapshot(bytes));
   }
 
@@ -543,10 +543,7 @@ export class Bm25Index {
       index.liveDocs++;
     }
     for (let term = 0; term < termCount; term++) index.df[term] = image.offsets[term + 1] - image.offsets[term];
-    const tfs = new Uint8Array(image.tfs.length);
-    const big = new Map<number, number>();
-    for (let p = 0; p < tfs.length; p++) putTf(tfs, big, p, image.tfs[p]);
-    index.installMain(termCount, image.offsets, image.docs, tfs, big);
+    index.installMain(termCount, image.offsets, image.docs, image.tfs, image.bigTfs);
     return index;
   }
 

@@ -61,21 +61,100 @@ export function* writePartSteps(dir: string, file: string, chunks: Iterable<Uint
   return { file, bytes, sha256: hash.digest("hex") };
 }
 
-/** The part's bytes, if its size and SHA-256 are what the manifest recorded. */
-export function readPart(dir: string, part: PartRef, name: string): Buffer {
+/**
+ * One buffer that parts are read into, one after another: a restore reads hundreds of parts of a few MB, and
+ * a fresh buffer each (memory the kernel must map in and zero) costs more than reading them. A part read
+ * into it is valid until the next read; whatever keeps its bytes must copy them.
+ */
+export class PartBuffer {
+  private bytes = Buffer.allocUnsafe(0);
+
+  take(size: number): Buffer {
+    if (size > this.bytes.length) this.bytes = Buffer.allocUnsafe(Math.max(size, Math.min(2 * this.bytes.length, size + PART_BUFFER_SLACK)));
+    return this.bytes.subarray(0, size);
+  }
+}
+
+// A part a little larger than the last does not make the buffer double past what is needed.
+const PART_BUFFER_SLACK = 16 * 1024 * 1024;
+
+/**
+ * The part's bytes, if its size and SHA-256 are what the manifest recorded: a buffer of its own, or (with
+ * `into`) one valid until the next read into that PartBuffer.
+ */
+export function readPart(dir: string, part: PartRef, name: string, into?: PartBuffer): Buffer {
   const file = path.join(dir, part.file);
   if (!fs.existsSync(file)) throw new CheckpointRejected(`the ${name} part ${part.file} is missing`);
-  const bytes = fs.readFileSync(file);
-  if (bytes.length !== part.bytes) throw new CheckpointRejected(`the ${name} part is ${bytes.length} bytes; the manifest says ${part.bytes}`);
-  if (sha256Hex(bytes) !== part.sha256) throw new CheckpointRejected(`the ${name} part does not match its SHA-256 (damaged)`);
-  return bytes;
+  const fd = fs.openSync(file, "r");
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size !== part.bytes) throw new CheckpointRejected(`the ${name} part is ${size} bytes; the manifest says ${part.bytes}`);
+    const bytes = into ? into.take(size) : Buffer.allocUnsafe(size);
+    readFully(fd, bytes, 0, `the ${name} part`);
+    if (sha256Hex(bytes) !== part.sha256) throw new CheckpointRejected(`the ${name} part does not match its SHA-256 (damaged)`);
+    return bytes;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function readFully(fd: number, into: Uint8Array, position: number, what: string): void {
+  for (let done = 0; done < into.length; ) {
+    const got = fs.readSync(fd, into, done, into.length - done, position + done);
+    if (got === 0) throw new CheckpointRejected(`${what} ends before byte ${position + into.length}`);
+    done += got;
+  }
+}
+
+export interface PartSource {
+  size: number;
+  read(into: Uint8Array): void;
+}
+
+/**
+ * `decode` run over the part's bytes as it reads them, straight into what it builds (no copy of the whole
+ * part in memory), and its result if the part's size and SHA-256 are what the manifest recorded. Damage is
+ * reported as such even when it made `decode` throw first: the rest of the part is hashed then.
+ */
+export function readPartStreaming<T>(dir: string, part: PartRef, name: string, decode: (source: PartSource) => T): T {
+  const file = path.join(dir, part.file);
+  if (!fs.existsSync(file)) throw new CheckpointRejected(`the ${name} part ${part.file} is missing`);
+  const fd = fs.openSync(file, "r");
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size !== part.bytes) throw new CheckpointRejected(`the ${name} part is ${size} bytes; the manifest says ${part.bytes}`);
+    const hash = createHash("sha256");
+    let at = 0;
+    const read = (into: Uint8Array): void => {
+      if (at + into.length > size) throw new CheckpointRejected(`the ${name} part ends before byte ${at + into.length}`);
+      readFully(fd, into, at, `the ${name} part`);
+      hash.update(into);
+      at += into.length;
+    };
+    const damaged = () => new CheckpointRejected(`the ${name} part does not match its SHA-256 (damaged)`);
+    let value: T;
+    try {
+      value = decode({ size, read });
+    } catch (error) {
+      // The rest of the part, so that a damaged one says so rather than what the damage broke.
+      const rest = Buffer.allocUnsafe(Math.min(STEP_BYTES, size));
+      while (at < size) read(rest.subarray(0, Math.min(rest.length, size - at)));
+      if (hash.digest("hex") !== part.sha256) throw damaged();
+      throw error;
+    }
+    if (at !== size) throw new CheckpointRejected(`the ${name} part has ${size - at} bytes its decoder did not read`);
+    if (hash.digest("hex") !== part.sha256) throw damaged();
+    return value;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**
  * The first `head.bytes` bytes of a part whose whole size is what the manifest recorded, if they match the
  * head's SHA-256: what an open reads of a vector part whose rows stay in the file (checked row by row later).
  */
-export function readPartHead(dir: string, part: PartRef, head: PartHead, name: string): Buffer {
+export function readPartHead(dir: string, part: PartRef, head: PartHead, name: string, into?: PartBuffer): Buffer {
   const file = path.join(dir, part.file);
   if (!fs.existsSync(file)) throw new CheckpointRejected(`the ${name} part ${part.file} is missing`);
   const fd = fs.openSync(file, "r");
@@ -83,12 +162,8 @@ export function readPartHead(dir: string, part: PartRef, head: PartHead, name: s
     const size = fs.fstatSync(fd).size;
     if (size !== part.bytes) throw new CheckpointRejected(`the ${name} part is ${size} bytes; the manifest says ${part.bytes}`);
     if (head.bytes > size) throw new CheckpointRejected(`the ${name} part's head is ${head.bytes} bytes, more than the part`);
-    const bytes = Buffer.allocUnsafe(head.bytes);
-    for (let done = 0; done < bytes.length; ) {
-      const read = fs.readSync(fd, bytes, done, bytes.length - done, done);
-      if (read === 0) throw new CheckpointRejected(`the ${name} part ends before its head does`);
-      done += read;
-    }
+    const bytes = into ? into.take(head.bytes) : Buffer.allocUnsafe(head.bytes);
+    readFully(fd, bytes, 0, `the ${name} part`);
     if (sha256Hex(bytes) !== head.sha256) throw new CheckpointRejected(`the ${name} part's head does not match its SHA-256 (damaged)`);
     return bytes;
   } finally {

@@ -10,7 +10,7 @@ import { Bm25Index } from "../index/bm25";
 import { DamagedRowError, type RowFile } from "../index/row-pages";
 import { VectorIndex } from "../index/vector-index";
 import { DreamError } from "../protocol/errors";
-import { fingerprintJournal, readPart, readPartHead, writePart, writePartSteps } from "./checkpoint-files";
+import { fingerprintJournal, PartBuffer, readPart, readPartHead, readPartStreaming, writePart, writePartSteps } from "./checkpoint-files";
 import { makeDirectory } from "./make-dir";
 import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, manifestParts, parseManifest, type PartRef, type SpaceEntry, type VectorSegment } from "./checkpoint-format";
 import { boundTo, type DecodedVectorPart, decodeListsPart, ROWS_READ_IN_PLACE, decodeRecordPart, RECORDS_PER_LINE, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart, openVectorRows, SharedValues } from "./checkpoint-parts";
@@ -98,6 +98,8 @@ interface SpaceBasis {
 
 export interface RestoredState {
   records: Array<MemoryRecord | undefined>;
+  /** The live records' doc numbers by id (unique: checked), handed to the state as its index of ids. */
+  docById?: Map<string, number>;
   /** Where the records' texts are read back from (a store above textInMemoryMax): `records` are paged already. */
   texts?: TextPages;
   /** Per doc, whether an assistant reply is a non-answer (replyKind), found while its text was at hand. */
@@ -514,8 +516,10 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   const texts = manifest.live > limits.texts ? (built.texts = new TextPages()) : undefined;
   const replies = new Uint8Array(manifest.docs);
   const shared = new SharedValues();
+  // Record, statement and vector parts are read into one buffer: nothing decoded from them keeps their bytes.
+  const buffer = new PartBuffer();
   manifest.records.forEach((part, s) => {
-    const bytes = readPart(dir, part, "record");
+    const bytes = readPart(dir, part, "record", buffer);
     const { from, count } = bounds(s);
     const decoded = decodeRecordPart(bytes, count, shared);
     decoded.forEach((record, i) => {
@@ -525,8 +529,9 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     const kept = texts ? texts.adopt({ file: path.join(dir, part.file), from, records: decoded, ranges: findTexts(bytes, count) }) : decoded;
     for (const record of kept) records.push(record);
   });
-  checkRecords(records, manifest.live);
-  const bm25 = Bm25Index.deserialize(readPart(dir, manifest.bm25.part, "BM25"));
+  const docById = checkRecords(records, manifest.live);
+  // Read straight into the index's arrays: the snapshot of a million memories is ~400 MB.
+  const bm25 = readPartStreaming(dir, manifest.bm25.part, "BM25", (source) => Bm25Index.deserialize(source));
   const indexed = catchUpLexical(bm25, records, manifest.bm25);
   if (bm25.size !== manifest.live || records.some((record, doc) => (record !== undefined) !== bm25.has(doc))) {
     throw new CheckpointRejected("the BM25 snapshot and the records disagree on which docs are live");
@@ -544,7 +549,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     const segments = space.segments.map((segment, s) => {
       if (!segment) return null;
       const headOnly = paged && ROWS_READ_IN_PLACE && segment.head !== undefined;
-      const bytes = headOnly ? readPartHead(dir, segment.part, segment.head!, "vector") : readPart(dir, segment.part, "vector");
+      const bytes = headOnly ? readPartHead(dir, segment.part, segment.head!, "vector", buffer) : readPart(dir, segment.part, "vector", buffer);
       const part = decodeVectorPart(bytes, space.dim, segment.vectors, { headOnly });
       const { docs, rows } = part;
       const { from, count } = bounds(s);
@@ -571,12 +576,12 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     vectors.restore(space, index, contentHashByDoc);
     spaces.set(index, { overwrites: index.overwrites, segments });
   }
-  const state: RestoredState = { records, texts, replies, bm25, vectors, offset: manifest.journal.offset, entries: manifest.journal.entries };
+  const state: RestoredState = { records, docById, texts, replies, bm25, vectors, offset: manifest.journal.offset, entries: manifest.journal.entries };
   // Statements from another analyzer are not wrong data, only another reading of the text: recompute them
   // (and write every segment again at the next checkpoint: no basis).
   if (manifest.statements.analyzer !== statementsAnalyzerId()) return { state };
   const statements = { acts: new Uint8Array(manifest.docs), slots: new Map<number, StateSlot[]>() };
-  manifest.statements.parts.forEach((part, s) => decodeStatementPart(readPart(dir, part, "statements"), bounds(s).from, bounds(s).count, statements));
+  manifest.statements.parts.forEach((part, s) => decodeStatementPart(readPart(dir, part, "statements", buffer), bounds(s).from, bounds(s).count, statements));
   state.statements = statements;
   const basis: CheckpointBasis = {
     segmentDocs: size,
@@ -622,12 +627,14 @@ function checkJournal(journalPath: string, covered: Manifest["journal"]): void {
   }
 }
 
-function checkRecords(records: Array<MemoryRecord | undefined>, live: number): void {
-  const ids = new Set<string>();
-  for (const record of records) {
-    if (record === undefined) continue;
+/** The live records' doc numbers by id, each id once, as many as the manifest says are live. */
+function checkRecords(records: Array<MemoryRecord | undefined>, live: number): Map<string, number> {
+  const ids = new Map<string, number>();
+  records.forEach((record, doc) => {
+    if (record === undefined) return;
     if (ids.has(record.id)) throw new CheckpointRejected(`the record part holds id ${JSON.stringify(record.id)} twice`);
-    ids.add(record.id);
-  }
+    ids.set(record.id, doc);
+  });
   if (ids.size !== live) throw new CheckpointRejected(`the record part holds ${ids.size} live records; the manifest says ${live}`);
+  return ids;
 }

@@ -44,7 +44,7 @@ export interface PendingEmbedding {
 
 export class MemoryState implements SearchView {
   readonly records: Array<MemoryRecord | undefined> = [];
-  private readonly docById = new Map<string, number>();
+  private readonly docById: Map<string, number>;
   /** Speech act code per doc (see actCode); forgotten docs keep a stale code that nothing reads. */
   private acts = new Uint8Array(64);
   private readonly slotsByDoc = new Map<number, StateSlot[]>();
@@ -77,6 +77,8 @@ export class MemoryState implements SearchView {
     this.bm25 = restored?.bm25 ?? new Bm25Index(bm25Params);
     this.vectors = restored?.vectors ?? new VectorSpaces();
     this.texts = restored?.texts ?? new TextPages();
+    // A restore has made it already, checking the ids are unique (a million entries at 1M).
+    this.docById = restored?.docById ?? new Map<string, number>();
     // A vector dropped for a damaged row changes its segment: the next checkpoint writes it without that vector.
     this.vectors.onDamagedRow = (doc) => this.touch(doc);
     if (restored) this.adopt(restored);
@@ -256,7 +258,7 @@ export class MemoryState implements SearchView {
     restored.records.forEach((record, doc) => {
       this.records.push(record);
       if (!record) return;
-      this.docById.set(record.id, doc);
+      if (!restored.docById) this.docById.set(record.id, doc);
       if (record.session_id !== undefined && record.turn !== undefined) this.turns.add(doc, record.session_id, record.turn);
       this.scopes.add(doc, record.scope);
       const kept = restored.statements;
