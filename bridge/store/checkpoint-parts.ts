@@ -6,7 +6,7 @@ import { crc32 } from "node:zlib";
 import { CheckpointRejected } from "./checkpoint-format";
 import { DamagedRowError, type RowFile } from "../index/row-pages";
 import { isPlainObject, type MemoryRecord } from "./records";
-import { plainRecords } from "./text-pages";
+import { plainRecords, type TextRanges } from "./text-pages";
 import type { ListsImage } from "../index/vector-index";
 
 // Bounded lines keep every string far below V8's string limit however large the store grows.
@@ -80,12 +80,30 @@ export class SharedValues {
 const SHARED_VALUES_HELD = 1 << 14;
 const SHARED_VALUE_MAX_CHARS = 1024;
 
-export function decodeRecordPart(bytes: Buffer, docs: number, shared = new SharedValues()): Array<MemoryRecord | undefined> {
+/**
+ * The records of a record part. With `elide` (its texts' ranges, findTexts), each text is decoded as "": the
+ * bytes around the texts are decoded and parsed, the texts not (a store whose texts are read back never
+ * keeps them, and decoding them is most of the work: Chinese text makes a line's string two bytes a unit).
+ */
+export function decodeRecordPart(bytes: Buffer, docs: number, shared = new SharedValues(), elide?: TextRanges): Array<MemoryRecord | undefined> {
   const records: Array<MemoryRecord | undefined> = [];
+  let text = 0;
   for (let start = 0; start < bytes.length; ) {
     const end = bytes.indexOf(0x0a, start);
     if (end === -1) throw new CheckpointRejected("the record part does not end with a newline");
-    const chunk: unknown = JSON.parse(bytes.toString("utf8", start, end));
+    let line: string;
+    if (elide) {
+      const pieces: string[] = [];
+      let at = start;
+      for (; text < elide.start.length && elide.start[text] < end; text++) {
+        if (elide.start[text] < 0) continue;
+        pieces.push(bytes.toString("utf8", at, elide.start[text]), '""');
+        at = elide.end[text];
+      }
+      pieces.push(bytes.toString("utf8", at, end));
+      line = pieces.join("");
+    } else line = bytes.toString("utf8", start, end);
+    const chunk: unknown = JSON.parse(line);
     if (!Array.isArray(chunk)) throw new CheckpointRejected("the record part holds a line that is not an array");
     for (const item of chunk) {
       if (item !== null && !isRecordShape(item)) throw new CheckpointRejected(`the record part holds a malformed record at doc ${records.length}`);

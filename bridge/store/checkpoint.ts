@@ -16,11 +16,11 @@ import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, 
 import { boundTo, type DecodedVectorPart, decodeListsPart, ROWS_READ_IN_PLACE, decodeRecordPart, RECORDS_PER_LINE, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart, openVectorRows, SharedValues } from "./checkpoint-parts";
 import { decodeStatementPart, encodeStatementPart, type StatementImage } from "./checkpoint-statements";
 import { syncDirectory } from "./journal";
-import { statementsAnalyzerId } from "./record-statements";
+import { actOfCode, statementsAnalyzerId } from "./record-statements";
 import type { MemoryRecord } from "./records";
-import { findTexts, type TextPart, type TextRanges, TextPages } from "./text-pages";
+import { findTexts, jsonStringUnits, type TextPart, type TextRanges, TextPages } from "./text-pages";
 import { DocHashes, type VectorSpace, VectorSpaces } from "./vector-spaces";
-import { CHANGE_BLOCK_DOCS, replyKind } from "./memory-state";
+import { CHANGE_BLOCK_DOCS, replyKind, replyKindOf } from "./memory-state";
 import type { StateSlot } from "../statements/slots";
 import { renameWithRetry } from "./fs-retry";
 
@@ -518,15 +518,29 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   const shared = new SharedValues();
   // Record, statement and vector parts are read into one buffer: nothing decoded from them keeps their bytes.
   const buffer = new PartBuffer();
+  // Statements first, when this build can use them (else they are recomputed from the texts, and every segment
+  // is written again at the next checkpoint: no basis): a reply's act says whether its text must be read.
+  let statements: { acts: Uint8Array; slots: Map<number, StateSlot[]> } | undefined;
+  if (manifest.statements.analyzer === statementsAnalyzerId()) {
+    statements = { acts: new Uint8Array(manifest.docs), slots: new Map<number, StateSlot[]>() };
+    for (const [s, part] of manifest.statements.parts.entries()) decodeStatementPart(readPart(dir, part, "statements", buffer), bounds(s).from, bounds(s).count, statements);
+  }
   manifest.records.forEach((part, s) => {
     const bytes = readPart(dir, part, "record", buffer);
     const { from, count } = bounds(s);
-    const decoded = decodeRecordPart(bytes, count, shared);
-    decoded.forEach((record, i) => {
-      if (record) replies[from + i] = replyKind(record);
-    });
-    // A part at a time: its texts are garbage before the next part is read.
-    const kept = texts ? texts.adopt({ file: path.join(dir, part.file), from, records: decoded, ranges: findTexts(bytes, count) }) : decoded;
+    const file = path.join(dir, part.file);
+    const ranges = texts ? findTexts(bytes, count) : undefined;
+    // Texts read back and acts known: the texts are not decoded at all, only measured (an acknowledgement's
+    // reply excepted, to tell a non-answer).
+    let kept = texts && ranges && statements ? adoptWithoutTexts(texts, bytes, { file, from, count, ranges }, shared, statements.acts, replies) : undefined;
+    if (!kept) {
+      const decoded = decodeRecordPart(bytes, count, shared);
+      decoded.forEach((record, i) => {
+        if (record) replies[from + i] = replyKind(record);
+      });
+      // A part at a time: its texts are garbage before the next part is read.
+      kept = texts ? texts.adopt({ file, from, records: decoded, ranges: ranges! }) : decoded;
+    }
     for (const record of kept) records.push(record);
   });
   const docById = checkRecords(records, manifest.live);
@@ -579,9 +593,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   const state: RestoredState = { records, docById, texts, replies, bm25, vectors, offset: manifest.journal.offset, entries: manifest.journal.entries };
   // Statements from another analyzer are not wrong data, only another reading of the text: recompute them
   // (and write every segment again at the next checkpoint: no basis).
-  if (manifest.statements.analyzer !== statementsAnalyzerId()) return { state };
-  const statements = { acts: new Uint8Array(manifest.docs), slots: new Map<number, StateSlot[]>() };
-  manifest.statements.parts.forEach((part, s) => decodeStatementPart(readPart(dir, part, "statements", buffer), bounds(s).from, bounds(s).count, statements));
+  if (!statements) return { state };
   state.statements = statements;
   const basis: CheckpointBasis = {
     segmentDocs: size,
@@ -594,6 +606,30 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     spaces,
   };
   return { state, basis };
+}
+
+/**
+ * The records of a part whose texts are read back, decoded without their texts (decodeRecordPart's elide) and
+ * paged at once, with each reply's kind from its act (replyKindOf); undefined when the part's file cannot be
+ * opened (the caller decodes it whole and keeps its texts).
+ */
+function adoptWithoutTexts(
+  texts: TextPages,
+  bytes: Buffer,
+  { file, from, count, ranges }: { file: string; from: number; count: number; ranges: TextRanges },
+  shared: SharedValues,
+  acts: Uint8Array,
+  replies: Uint8Array,
+): Array<MemoryRecord | undefined> | undefined {
+  const decoded = decodeRecordPart(bytes, count, shared, ranges);
+  const chars = new Int32Array(count);
+  decoded.forEach((record, i) => {
+    if (!record) return;
+    const [start, end] = [ranges.start[i], ranges.end[i]];
+    chars[i] = jsonStringUnits(bytes, start, end);
+    replies[from + i] = replyKindOf(record.source_type, actOfCode(acts[from + i]), () => JSON.parse(bytes.toString("utf8", start, end)) as string);
+  });
+  return texts.adoptElided({ file, from, records: decoded, ranges }, chars);
 }
 
 /**

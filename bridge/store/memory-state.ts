@@ -27,8 +27,17 @@ const REPLY_NON_ANSWER = 2;
 
 /** Whether `record` is an assistant reply that did not know (REPLY_NON_ANSWER), another reply, or no reply (0). */
 export function replyKind(record: MemoryRecord): number {
-  if (record.source_type !== "assistant_message") return REPLY_UNKNOWN;
-  return isNonAnswer(record.text) ? REPLY_NON_ANSWER : REPLY_ANSWER;
+  return replyKindOf(record.source_type, undefined, () => record.text);
+}
+
+/**
+ * replyKind from the record's act when it is known (its statements): a non-answer is an acknowledgement
+ * (isNonAnswer), so a reply whose act is another is an answer, and only an acknowledgement's text is read.
+ */
+export function replyKindOf(sourceType: MemoryRecord["source_type"], act: SpeechAct | undefined, text: () => string): number {
+  if (sourceType !== "assistant_message") return REPLY_UNKNOWN;
+  if (act !== undefined && act !== "acknowledgement") return REPLY_ANSWER;
+  return isNonAnswer(text()) ? REPLY_NON_ANSWER : REPLY_ANSWER;
 }
 
 const SWAP_DOCS_PER_STEP = 2048;

@@ -132,6 +132,26 @@ export function findTexts(bytes: Uint8Array, count: number): TextRanges {
   return { start, end };
 }
 
+/**
+ * The UTF-16 length of the string a JSON string literal at bytes [start, end) (quotes included, UTF-8, as
+ * JSON.stringify writes it) stands for, without decoding it: an escape is one unit (a surrogate pair is
+ * written as two \u escapes), a UTF-8 sequence of four bytes two, any other one.
+ */
+export function jsonStringUnits(bytes: Uint8Array, start: number, end: number): number {
+  let units = 0;
+  for (let i = start + 1, last = end - 1; i < last; units++) {
+    const c = bytes[i];
+    if (c < 0x80) i += c === BACKSLASH ? (bytes[i + 1] === 0x75 ? 6 : 2) : 1;
+    else if (c < 0xe0) i += 2;
+    else if (c < 0xf0) i += 3;
+    else {
+      i += 4;
+      units++;
+    }
+  }
+  return units;
+}
+
 /** The index of the quote that closes the JSON string opening at `open`. */
 function stringEnd(bytes: Uint8Array, open: number): number {
   for (let from = open + 1; ; ) {
@@ -224,6 +244,22 @@ export class TextPages {
     return part.records.map((record, i) => {
       if (record === undefined || part.ranges.start[i] < 0) return record;
       this.locate(part.from + i, id, part, i, record.text.length);
+      return this.paged(record, part.from + i);
+    });
+  }
+
+  /**
+   * adopt() for records decoded without their texts (decodeRecordPart's `elide`): `chars[i]` is the UTF-16
+   * length of record i's text. Undefined, opening nothing, when the file cannot be opened: the caller then
+   * decodes the part with its texts and adopts it.
+   */
+  adoptElided(part: TextPart, chars: Int32Array): Array<MemoryRecord | undefined> | undefined {
+    const id = this.openFile(part);
+    if (id === undefined) return undefined;
+    return part.records.map((record, i) => {
+      if (record === undefined) return record;
+      if (part.ranges.start[i] < 0) throw new Error(`record ${i} of the part has no text`);
+      this.locate(part.from + i, id, part, i, chars[i]);
       return this.paged(record, part.from + i);
     });
   }
