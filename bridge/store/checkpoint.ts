@@ -381,7 +381,8 @@ function freezeSpace(
   let vectors = 0;
   for (let s = 0; s < plan.segments; s++) {
     const from = s * plan.segmentDocs;
-    if (usable && !plan.changed[s] && s < usable.segments.length) {
+    // A part from before format 5 (no head) is written again, so that the next open reads only its head.
+    if (usable && !plan.changed[s] && s < usable.segments.length && usable.segments[s]?.head !== undefined) {
       const kept = usable.segments[s];
       frozen[s] = kept && reuse(kept);
       vectors += kept?.vectors ?? 0;

@@ -121,7 +121,7 @@ describe("store checkpoints", () => {
 
   it("reads a checkpoint of format version 4 (vector parts without codes, read whole), rows paged or kept", () => {
     const dataDir = tempDir("ckpt-v4-");
-    const store = openAt(dataDir, { checkpointOnCloseBytes: Infinity });
+    const store = openAt(dataDir, { checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: 16 } });
     writeHistory(store, 0, 120);
     store.checkpoint();
     store.close();
@@ -153,6 +153,9 @@ describe("store checkpoints", () => {
           restored.checkpoint();
           const next = JSON.parse(fs.readFileSync(path.join(restored.dataDir, "checkpoint", "manifest.json"), "utf8"));
           expect(next.version).toBe(5);
+          // Every vector part written again with its head; unchanged segments keep their other parts.
+          for (const space of next.vector_spaces) for (const segment of space.segments.filter(Boolean)) expect(segment.head).toBeDefined();
+          expect(next.records[0]).toEqual(manifest.records[0]);
           const again = openAt(copyDataDir(restored.dataDir), { checkpointOnCloseBytes: Infinity, checkpoint: { rowsInMemoryMax } });
           try {
             expect(checkpointStatus(again)).toMatchObject({ used: true });
