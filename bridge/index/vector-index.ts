@@ -277,7 +277,7 @@ export class VectorIndex {
     return this.codes.readCodes(docs);
   }
 
-  /** Vectors dropped because their rows read back damaged, since the index was made. */
+  /** Rows that read back damaged since the index was made (their vectors dropped, or their docs forgotten already). */
   get damagedRows(): number {
     return this.damaged;
   }
@@ -352,10 +352,10 @@ export class VectorIndex {
     } catch (error) {
       if (!(error instanceof DamagedRowError)) throw error;
       this.rows.forget(doc);
-      if (this.remove(doc)) {
-        this.damaged++;
-        this.onDamagedRow?.(doc);
-      }
+      // Counted even for a doc forgotten since (a checkpoint still reading its row): the count is what tells a
+      // checkpoint that gave up for a damaged row that trying again will not meet it.
+      this.damaged++;
+      if (this.remove(doc)) this.onDamagedRow?.(doc);
       return undefined;
     }
   }
