@@ -420,6 +420,8 @@ function freezeSpace(
       const digest = createHash("sha256");
       for (const chunk of encoded.head) digest.update(chunk);
       const head = { bytes: encoded.head.reduce((sum, chunk) => sum + chunk.length, 0), sha256: digest.digest("hex") };
+      // Encoding a segment's head (its codes, CRCs) is a step of its own, before the writing ones.
+      yield;
       const part = yield* write(`vectors-${i}-${s}.bin`, [...encoded.head, ...encoded.rows]);
       frozen[s] = { vectors: docs.length, part, head };
       written.push({ docs, part, rows: encoded });
