@@ -83,19 +83,29 @@ const PART_BUFFER_SLACK = 16 * 1024 * 1024;
  * `into`) one valid until the next read into that PartBuffer.
  */
 export function readPart(dir: string, part: PartRef, name: string, into?: PartBuffer): Buffer {
+  return withPart(dir, part, name, (fd) => readHashed(fd, part, `the ${name} part`, into));
+}
+
+/** `use` given the part's file, open, once it is there and of the size the manifest recorded. */
+function withPart<T>(dir: string, part: PartRef, name: string, use: (fd: number) => T): T {
   const file = path.join(dir, part.file);
   if (!fs.existsSync(file)) throw new CheckpointRejected(`the ${name} part ${part.file} is missing`);
   const fd = fs.openSync(file, "r");
   try {
     const size = fs.fstatSync(fd).size;
     if (size !== part.bytes) throw new CheckpointRejected(`the ${name} part is ${size} bytes; the manifest says ${part.bytes}`);
-    const bytes = into ? into.take(size) : Buffer.allocUnsafe(size);
-    readFully(fd, bytes, 0, `the ${name} part`);
-    if (sha256Hex(bytes) !== part.sha256) throw new CheckpointRejected(`the ${name} part does not match its SHA-256 (damaged)`);
-    return bytes;
+    return use(fd);
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** The first `expected.bytes` bytes of the file, if they match `expected.sha256`. */
+function readHashed(fd: number, expected: { bytes: number; sha256: string }, what: string, into?: PartBuffer): Buffer {
+  const bytes = into ? into.take(expected.bytes) : Buffer.allocUnsafe(expected.bytes);
+  readFully(fd, bytes, 0, what);
+  if (sha256Hex(bytes) !== expected.sha256) throw new CheckpointRejected(`${what} does not match its SHA-256 (damaged)`);
+  return bytes;
 }
 
 function readFully(fd: number, into: Uint8Array, position: number, what: string): void {
@@ -117,12 +127,8 @@ export interface PartSource {
  * reported as such even when it made `decode` throw first: the rest of the part is hashed then.
  */
 export function readPartStreaming<T>(dir: string, part: PartRef, name: string, decode: (source: PartSource) => T): T {
-  const file = path.join(dir, part.file);
-  if (!fs.existsSync(file)) throw new CheckpointRejected(`the ${name} part ${part.file} is missing`);
-  const fd = fs.openSync(file, "r");
-  try {
-    const size = fs.fstatSync(fd).size;
-    if (size !== part.bytes) throw new CheckpointRejected(`the ${name} part is ${size} bytes; the manifest says ${part.bytes}`);
+  return withPart(dir, part, name, (fd) => {
+    const size = part.bytes;
     const hash = createHash("sha256");
     let at = 0;
     const read = (into: Uint8Array): void => {
@@ -145,9 +151,7 @@ export function readPartStreaming<T>(dir: string, part: PartRef, name: string, d
     if (at !== size) throw new CheckpointRejected(`the ${name} part has ${size - at} bytes its decoder did not read`);
     if (hash.digest("hex") !== part.sha256) throw damaged();
     return value;
-  } finally {
-    fs.closeSync(fd);
-  }
+  });
 }
 
 /**
@@ -155,20 +159,8 @@ export function readPartStreaming<T>(dir: string, part: PartRef, name: string, d
  * head's SHA-256: what an open reads of a vector part whose rows stay in the file (checked row by row later).
  */
 export function readPartHead(dir: string, part: PartRef, head: PartHead, name: string, into?: PartBuffer): Buffer {
-  const file = path.join(dir, part.file);
-  if (!fs.existsSync(file)) throw new CheckpointRejected(`the ${name} part ${part.file} is missing`);
-  const fd = fs.openSync(file, "r");
-  try {
-    const size = fs.fstatSync(fd).size;
-    if (size !== part.bytes) throw new CheckpointRejected(`the ${name} part is ${size} bytes; the manifest says ${part.bytes}`);
-    if (head.bytes > size) throw new CheckpointRejected(`the ${name} part's head is ${head.bytes} bytes, more than the part`);
-    const bytes = into ? into.take(head.bytes) : Buffer.allocUnsafe(head.bytes);
-    readFully(fd, bytes, 0, `the ${name} part`);
-    if (sha256Hex(bytes) !== head.sha256) throw new CheckpointRejected(`the ${name} part's head does not match its SHA-256 (damaged)`);
-    return bytes;
-  } finally {
-    fs.closeSync(fd);
-  }
+  // The manifest's parser keeps a head within its part.
+  return withPart(dir, part, name, (fd) => readHashed(fd, head, `the ${name} part's head`, into));
 }
 
 export interface JournalFingerprint {

@@ -549,7 +549,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
         if (record) replies[from + i] = replyKind(record);
       });
       // A part at a time: its texts are garbage before the next part is read.
-      kept = texts ? texts.adopt({ file, from, records: decoded, ranges: ranges! }) : decoded;
+      kept = (texts && texts.adopt({ file, from, records: decoded, ranges: ranges! })) ?? decoded;
     }
     for (const record of kept) records.push(record);
   });
@@ -639,7 +639,7 @@ function adoptWithoutTexts(
     chars[i] = jsonStringUnits(bytes, start, end);
     replies[from + i] = replyKindOf(record.source_type, actOfCode(acts[from + i]), () => JSON.parse(bytes.toString("utf8", start, end)) as string);
   });
-  return texts.adoptElided({ file, from, records: decoded, ranges }, chars);
+  return texts.adopt({ file, from, records: decoded, ranges }, chars);
 }
 
 /**

@@ -235,31 +235,17 @@ export class TextPages {
 
   /**
    * The records of a part being opened, paged at once (each record's text is dropped as soon as its line
-   * is done, so the texts of a large store are never all in the heap, nor leave it fragmented). The same
-   * records when the file cannot be opened: their texts then stay in memory.
+   * is done, so the texts of a large store are never all in the heap, nor leave it fragmented). `chars[i]`
+   * is the UTF-16 length of record i's text when the records were decoded without their texts
+   * (decodeRecordPart's `elide`). Undefined, opening nothing, when the file cannot be opened: the texts
+   * then stay in memory (decoded, if they were elided).
    */
-  adopt(part: TextPart): Array<MemoryRecord | undefined> {
-    const id = this.openFile(part);
-    if (id === undefined) return [...part.records];
-    return part.records.map((record, i) => {
-      if (record === undefined || part.ranges.start[i] < 0) return record;
-      this.locate(part.from + i, id, part, i, record.text.length);
-      return this.paged(record, part.from + i);
-    });
-  }
-
-  /**
-   * adopt() for records decoded without their texts (decodeRecordPart's `elide`): `chars[i]` is the UTF-16
-   * length of record i's text. Undefined, opening nothing, when the file cannot be opened: the caller then
-   * decodes the part with its texts and adopts it.
-   */
-  adoptElided(part: TextPart, chars: Int32Array): Array<MemoryRecord | undefined> | undefined {
+  adopt(part: TextPart, chars?: Int32Array): Array<MemoryRecord | undefined> | undefined {
     const id = this.openFile(part);
     if (id === undefined) return undefined;
     return part.records.map((record, i) => {
-      if (record === undefined) return record;
-      if (part.ranges.start[i] < 0) throw new Error(`record ${i} of the part has no text`);
-      this.locate(part.from + i, id, part, i, chars[i]);
+      if (record === undefined || part.ranges.start[i] < 0) return record;
+      this.locate(part.from + i, id, part, i, chars ? chars[i] : record.text.length);
       return this.paged(record, part.from + i);
     });
   }
