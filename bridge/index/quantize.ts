@@ -132,12 +132,11 @@ export class Int8Codes {
     }
   }
 
-  /** The codes of rows `rows[i]`, joined (`dim` each), with their scales and error norms (what load() takes). */
-  readCodes(rows: Int32Array): { codes: Int8Array; scales: Float64Array; errors: Float64Array } {
+  /** The codes of rows `rows[i]`, joined (`dim` each), with their scales and error norms (what load() takes), in `into` if given. */
+  readCodes(rows: Int32Array, into?: { codes: Int8Array; scales: Float64Array; errors: Float64Array }): { codes: Int8Array; scales: Float64Array; errors: Float64Array } {
     const dim = this.dim;
-    const codes = new Int8Array(rows.length * dim);
-    const scales = new Float64Array(rows.length);
-    const errors = new Float64Array(rows.length);
+    const { codes, scales, errors } = into ?? { codes: new Int8Array(rows.length * dim), scales: new Float64Array(rows.length), errors: new Float64Array(rows.length) };
+    if (codes.length !== rows.length * dim || scales.length !== rows.length || errors.length !== rows.length) throw new Error(`readCodes: room for ${scales.length} codes, ${rows.length} rows asked for`);
     const memory = new Int8Array(this.kernel.memory.buffer);
     for (let i = 0; i < rows.length; i++) {
       const at = this.codesAt + rows[i] * this.strideBytes;

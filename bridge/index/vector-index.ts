@@ -272,9 +272,9 @@ export class VectorIndex {
   }
 
   /** The int8 codes of `docs` (each must have a vector), with their scales and error norms: a checkpoint keeps them. */
-  readCodes(docs: Int32Array): { codes: Int8Array; scales: Float64Array; errors: Float64Array } {
+  readCodes(docs: Int32Array, into?: { codes: Int8Array; scales: Float64Array; errors: Float64Array }): { codes: Int8Array; scales: Float64Array; errors: Float64Array } {
     for (const doc of docs) if (!(doc >= 0 && doc < this.capacity && this.rows.has(doc))) throw new Error(`readCodes: doc ${doc} has no vector`);
-    return this.codes.readCodes(docs);
+    return this.codes.readCodes(docs, into);
   }
 
   /** Rows that read back damaged since the index was made (their vectors dropped, or their docs forgotten already). */
@@ -330,10 +330,9 @@ export class VectorIndex {
     return { docs, rows };
   }
 
-  /** A copy of the stored rows of `docs`, joined in order (a checkpoint's vector part). Each must have a row. */
-  readRows(docs: Int32Array): Float32Array {
-    const dim = this.dimension;
-    const out = new Float32Array(docs.length * dim);
+  /** A copy of the stored rows of `docs`, joined in order (a checkpoint's vector part), in `out` if given. Each must have a row. */
+  readRows(docs: Int32Array, out: Float32Array = new Float32Array(docs.length * this.dimension)): Float32Array {
+    if (out.length !== docs.length * this.dimension) throw new Error(`readRows: ${out.length} floats for ${docs.length} rows of ${this.dimension}`);
     try {
       this.rows.readRows(docs, out);
     } catch (error) {

@@ -13,7 +13,7 @@ import { DreamError } from "../protocol/errors";
 import { fingerprintJournal, PartBuffer, readPart, readPartHead, readPartStreaming, writePart, writePartSteps } from "./checkpoint-files";
 import { makeDirectory } from "./make-dir";
 import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, manifestParts, parseManifest, type PartRef, type SpaceEntry, type VectorSegment } from "./checkpoint-format";
-import { boundTo, type DecodedVectorPart, decodeListsPart, ROWS_READ_IN_PLACE, decodeRecordPart, RECORDS_PER_LINE, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart, openVectorRows, SharedValues } from "./checkpoint-parts";
+import { boundTo, type DecodedVectorPart, decodeListsPart, ROWS_READ_IN_PLACE, decodeRecordPart, RECORDS_PER_LINE, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart, openVectorRows, SharedValues, VectorPartScratch } from "./checkpoint-parts";
 import { decodeStatementPart, encodeStatementPart, type StatementImage } from "./checkpoint-statements";
 import { syncDirectory } from "./journal";
 import { actOfCode, statementsAnalyzerId } from "./record-statements";
@@ -231,7 +231,9 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     });
   }
 
-  const spaces = image.vectors.list().map((space, i) => freezeSpace(space, i, { segmentDocs, segments, changed, recordsOf }, basis?.spaces.get(space.index), jobs, write, reuse));
+  // One scratch for every vector part: the jobs run one after another, each writing its part before the next.
+  const scratch = new VectorPartScratch();
+  const spaces = image.vectors.list().map((space, i) => freezeSpace(space, i, { segmentDocs, segments, changed, recordsOf, scratch }, basis?.spaces.get(space.index), jobs, write, reuse));
 
   const { k1, b } = image.bm25;
   const base = basis?.bm25;
@@ -359,6 +361,8 @@ interface SegmentPlan {
   changed: boolean[];
   /** A changed segment's records as they are at the first step. */
   recordsOf: (s: number) => ReadonlyArray<MemoryRecord | undefined>;
+  /** Where each vector part is encoded, one after another. */
+  scratch: VectorPartScratch;
 }
 
 /**
@@ -375,6 +379,7 @@ function freezeSpace(
   reuse: <T>(part: T) => T,
 ): FrozenSpace {
   const { index, dim } = space;
+  const { scratch } = plan;
   const written: FrozenSpace["written"] = [];
   const overwrites = index.overwrites;
   const damaged = index.damagedRows;
@@ -401,14 +406,15 @@ function freezeSpace(
       // Rows are read now, in memory or from the part that held them, a run a step (8 MiB of fresh rows at
       // once made a step of 85 ms at 1M): a doc forgotten since the first step keeps its row until the index
       // settles at a commit, and a replaced one abandons the checkpoint (checked at the end).
-      const rows: Float32Array[] = [];
+      const views = scratch.take(dim, docs.length);
       const rowsPerStep = Math.max(64, Math.floor(ROW_BYTES_PER_STEP / (4 * dim)));
       for (let at = 0; at < docs.length; at += rowsPerStep) {
         if (index.disposed) throw new CheckpointAbandoned(`the vector space ${space.provider}/${space.model} was dropped while the checkpoint was written`);
         // A row dropped as damaged since the first step has no row left to write.
         if (index.damagedRows !== damaged) throw new CheckpointAbandoned(`a vector in ${space.provider}/${space.model} was dropped for a damaged row while the checkpoint was written`);
+        const run = docs.subarray(at, at + rowsPerStep);
         try {
-          rows.push(index.readRows(docs.subarray(at, at + rowsPerStep)));
+          index.readRows(run, views.rows.subarray(at * dim, (at + run.length) * dim));
         } catch (error) {
           if (!(error instanceof DamagedRowError)) throw error;
           // Dropped by the read: the next checkpoint writes this segment without them.
@@ -416,7 +422,8 @@ function freezeSpace(
         }
         yield;
       }
-      const encoded = encodeVectorPart(dim, { docs, hashes, rows, codes: index.readCodes(docs) });
+      index.readCodes(docs, views.codes);
+      const encoded = encodeVectorPart(dim, { docs, hashes, rows: views.rows, codes: views.codes }, views);
       const digest = createHash("sha256");
       for (const chunk of encoded.head) digest.update(chunk);
       const head = { bytes: encoded.head.reduce((sum, chunk) => sum + chunk.length, 0), sha256: digest.digest("hex") };
@@ -424,7 +431,8 @@ function freezeSpace(
       yield;
       const part = yield* write(`vectors-${i}-${s}.bin`, [...encoded.head, ...encoded.rows]);
       frozen[s] = { vectors: docs.length, part, head };
-      written.push({ docs, part, rows: encoded });
+      // Only where the rows lie is kept for the commit: the part's bytes are the scratch's, the next part's.
+      written.push({ docs, part, rows: { rowsAt: encoded.rowsAt, crcs: encoded.crcs } });
     });
   }
   // Every vector is in a segment the checkpoint kept or read: a change the counts missed would show here.
