@@ -172,6 +172,21 @@ describe("Bm25Index background re-pack", () => {
     expect(interleaved).toBeGreaterThan(30 * 20);
   });
 
+  it("writes a long posting list of its main segment over several steps, not in one", () => {
+    // One term in every doc: its list of 1,000 postings is most of the snapshot (a common bigram at 1M).
+    const index = new Bm25Index();
+    for (let doc = 0; doc < 1000; doc++) index.add(doc, ["common", `only${doc}`]);
+    index.vacuum();
+    const expected = Buffer.from(index.serialize());
+    const steps = index.serializeInSteps(100);
+    let count = 0;
+    let result = steps.next();
+    for (; !result.done; result = steps.next()) count++;
+    // 2,000 postings at 100 a step: about 20 steps, the common term's list alone about 10.
+    expect(count).toBeGreaterThanOrEqual(19);
+    expect(Buffer.from(result.value).equals(expected)).toBe(true);
+  });
+
   it("keeps the delta small without a blocking re-pack when maintain() runs between adds", () => {
     const random = seededRandom(7);
     const index = new Bm25Index();
