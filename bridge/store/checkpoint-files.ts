@@ -61,6 +61,31 @@ export function* writePartSteps(dir: string, file: string, chunks: Iterable<Uint
   return { file, bytes, sha256: hash.digest("hex") };
 }
 
+// A stale part is cut short this much a step before it is removed.
+const REMOVE_STEP_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Removes a stale part (or leftover directory) in steps: a large file is cut short REMOVE_STEP_BYTES at a
+ * time first, since freeing its blocks is what costs (unlinking a 400 MB BM25 snapshot took 93 ms in one go
+ * on ext4). Gone already is fine.
+ */
+export function* removeInSteps(file: string): Generator<void, void> {
+  let size = 0;
+  try {
+    const stat = fs.lstatSync(file);
+    if (stat.isFile()) size = stat.size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  while (size > REMOVE_STEP_BYTES) {
+    size -= REMOVE_STEP_BYTES;
+    fs.truncateSync(file, size);
+    yield;
+  }
+  fs.rmSync(file, { recursive: true, force: true });
+}
+
 /**
  * One buffer that parts are read into, one after another: a restore reads hundreds of parts of a few MB, and
  * a fresh buffer each (memory the kernel must map in and zero) costs more than reading them. A part read

@@ -11,7 +11,7 @@ import type { JournalEntry } from "./journal";
 import { decodeEntry } from "./journal-entries";
 import { isUsableVector, type EmbeddingInput, type MemoryRecord } from "./records";
 import { ScopeMasks } from "./scope-masks";
-import { plainRecord, TextPages, type TextPart } from "./text-pages";
+import { plainRecord, TextPages, TEXTS_OPENED, type TextPart } from "./text-pages";
 import { actCode, actOfCode, analyseRecord, confirmedByUser, hasSlotAuthority, type RecordStatement } from "./record-statements";
 import type { SearchView } from "./search";
 import { SlotIndex } from "./slot-index";
@@ -281,15 +281,23 @@ export class MemoryState implements SearchView {
 
   /**
    * Reads the texts of these parts' records from them from now on (those not replaced since), and closes
-   * the files no record reads. Up to the first yield it moves the records already paged to the new parts
-   * and lets go of the old ones (a checkpoint removes those next); after it, SWAP_DOCS_PER_STEP a step, the
-   * records whose text is in memory are replaced (a million at the first paging).
+   * the files no record reads. First, a part a step, it moves the records already paged to the new parts;
+   * then it lets go of the old ones and yields TEXTS_OPENED (a checkpoint removes those parts next). After
+   * it, SWAP_DOCS_PER_STEP a step, the records whose text is in memory are replaced (a million at the first
+   * paging).
    */
-  *pageTexts(parts: TextPart[]): Generator<void, void> {
+  *pageTexts(parts: TextPart[]): Generator<typeof TEXTS_OPENED | undefined, void> {
     const current = (doc: number) => this.records[doc];
-    const opened = parts.map((part) => ({ part, id: this.texts.open(part, current) }));
+    // A part a step: moving a million paged records to the new parts at once was a step of ~56 ms. Until
+    // the settle, records read from the old parts and the new alike.
+    const opened: Array<{ part: TextPart; id: number | undefined }> = [];
+    for (const part of parts) {
+      yield;
+      opened.push({ part, id: this.texts.open(part, current) });
+    }
     const pending = new Set(opened.flatMap(({ id }) => (id === undefined ? [] : [id])));
     this.texts.settle(pending);
+    yield TEXTS_OPENED;
     const replace = (doc: number, record: MemoryRecord) => {
       this.records[doc] = record;
     };

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { Bm25Index } from "../index/bm25";
 import { DreamError } from "../protocol/errors";
 import { AuditLog, type AuditConfig, type AuditPurge, type AuditPurgeDraft, type AuditTrim } from "./audit-log";
-import { CheckpointAbandoned, type CheckpointBasis, type CheckpointSteps, checkpointSteps, type CheckpointTuning, type CheckpointWritten, loadCheckpoint, type RestoredState, type StoreImage, writeCheckpoint } from "./checkpoint";
+import { CheckpointAbandoned, type CheckpointBasis, type CheckpointSteps, checkpointSteps, type CheckpointTuning, type CheckpointWritten, loadCheckpoint, removeStaleParts, type RestoredState, type StoreImage, writeCheckpoint } from "./checkpoint";
 import { encodeLine, Journal, JOURNAL_FORMAT, JOURNAL_VERSION, readEntriesFrom, syncDirectory, type JournalEntry, type ReplayReport } from "./journal";
 import { renameWithRetry } from "./fs-retry";
 import { DirectoryLock, LOCK_FILE } from "./lock";
@@ -166,9 +166,11 @@ export class MemoryStore {
   /** What the newest checkpoint holds, so the next one rewrites only the segments that changed (none: all). */
   private checkpointBasis: CheckpointBasis | undefined;
   /** A checkpoint being written in steps, and the journal offset it covers. */
-  /** `committed`: its manifest is in place, and what is left is paging texts (checkpoint.ts). */
+  /** `committed`: its manifest is in place, and what is left is removing old parts and paging texts (checkpoint.ts). */
   private checkpointJob: { steps: CheckpointSteps; offset: number; damaged: number; committed?: boolean } | undefined;
   private checkpointInFlight: Promise<CheckpointOutcome> | undefined;
+  /** A committed checkpoint's last steps (removing old parts) did not all run: see checkpoint(). */
+  private staleParts = false;
   private readonly checkpointTuning: CheckpointTuning;
   private readonly defaults: RecordDefaults;
   private readonly checkpointOnCloseBytes: number;
@@ -265,8 +267,13 @@ export class MemoryStore {
     if (this.compactionRunning) throw new DreamError("INTERNAL", "a checkpoint was asked for during a compaction; it is taken after");
     this.abandonCheckpoint({ finishPaging: true });
     const offset = this.journal.endOffset;
-    if (this.checkpointCurrent(offset)) return { offset, entries: this.state.entries, unchanged: true };
+    if (this.checkpointCurrent(offset)) {
+      if (this.staleParts) removeStaleParts(this.checkpointDir);
+      this.staleParts = false;
+      return { offset, entries: this.state.entries, unchanged: true };
+    }
     const { written, basis } = this.writeCheckpointNow();
+    this.staleParts = false;
     this.checkpointBasis = basis;
     this.checkpointOffset = offset;
     this.checkpointDamaged = this.damagedRows();
@@ -321,6 +328,7 @@ export class MemoryStore {
         const next = job.steps.next();
         if (next.done) {
           this.checkpointJob = undefined;
+          this.staleParts = false;
           this.checkpointBasis = next.value.basis;
           this.checkpointOffset = job.offset;
           this.checkpointDamaged = job.damaged;
@@ -377,21 +385,24 @@ export class MemoryStore {
       texts: {
         active: state.texts.active,
         page: (parts) => state.pageTexts(parts),
-        committed: (_written, basis) => {
-          if (this.state !== state) return;
-          this.checkpointBasis = basis;
-          this.checkpointOffset = offset;
-          this.checkpointDamaged = damaged;
-          if (this.checkpointJob) this.checkpointJob.committed = true;
-        },
+      },
+      committed: (_written, basis) => {
+        if (this.state !== state) return;
+        this.checkpointBasis = basis;
+        this.checkpointOffset = offset;
+        this.checkpointDamaged = damaged;
+        // Until its last step, the old parts may be left: checkpoint() removes them if it stops short.
+        this.staleParts = true;
+        if (this.checkpointJob) this.checkpointJob.committed = true;
       },
     };
   }
 
   /** Stops a checkpoint under way in steps; its half-written parts are removed by the next checkpoint. */
   private abandonCheckpoint({ finishPaging = false } = {}): void {
-    // A committed one only has texts left to page: finished when asked (the next checkpoint would otherwise
-    // leave the records of segments it keeps with their texts in memory), dropped on close or compaction.
+    // A committed one only has old parts to remove and texts to page: finished when asked (the next checkpoint
+    // would otherwise leave the records of segments it keeps with their texts in memory), dropped on close or
+    // compaction (the next checkpoint removes what is left).
     if (finishPaging && this.checkpointJob?.committed) runToEnd(this.checkpointJob.steps);
     this.checkpointJob?.steps.return(undefined as never);
     this.checkpointJob = undefined;

@@ -168,6 +168,9 @@ function stringEnd(bytes: Uint8Array, open: number): number {
 // readable until the file closes, not counted).
 const NOT_PAGED = 0;
 
+/** What a paging of texts (MemoryState.pageTexts) yields once its new parts are open and the old ones let go. */
+export const TEXTS_OPENED = "texts-opened";
+
 /** The record texts of one store state that are read back from checkpoint parts. */
 export class TextPages {
   private where = new Int32Array(0);

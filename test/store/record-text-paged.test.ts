@@ -211,13 +211,16 @@ describe("record texts read from the checkpoint", () => {
 
   it("pages the texts a part a step after the commit; a store stopped between those steps has the checkpoint, whole", () => {
     const manifestOf = (dir: string) => fs.readFileSync(path.join(dir, "checkpoint", "manifest.json"), "utf8");
-    for (const stop of ["close", "checkpoint"] as const) {
-      const dataDir = tempDir(`texts-paged-commit-${stop}-`);
+    const filesOf = (dir: string) => fs.readdirSync(path.join(dir, "checkpoint")).sort();
+    const namedIn = (dir: string) => ["manifest.json", ...manifestParts(JSON.parse(manifestOf(dir))).map((part) => part.file)].sort();
+    for (const stop of ["close while removing", "close", "checkpoint"] as const) {
+      const dataDir = tempDir(`texts-paged-commit-${stop.replace(/ /g, "-")}-`);
       const store = openAt(dataDir, options(0));
       store.importRecords(RECORDS.slice(0, 40));
       store.checkpoint();
       store.importRecords(RECORDS.slice(40, 100));
       const before = manifestOf(dataDir);
+      const oldParts = filesOf(dataDir).filter((name) => name !== "manifest.json");
       // Step until the new manifest is in place: the 60 new texts are still in memory then.
       let steps = 0;
       while (manifestOf(dataDir) === before) {
@@ -225,12 +228,29 @@ describe("record texts read from the checkpoint", () => {
         steps++;
       }
       expect(steps).toBeGreaterThan(1);
-      // One part of 16 docs a step from the commit on: the 60 fall in segments 2 to 6.
       const atCommit = pagedCount(store);
       expect(atCommit).toBeGreaterThanOrEqual(40);
       expect(atCommit).toBeLessThan(100);
-      expect(store.checkpointInSteps(0)).toBeUndefined();
-      expect(pagedCount(store)).toBe(atCommit + 16);
+      // From the commit on: the new record parts opened a step each, the old parts removed a file a step,
+      // then the texts swapped one part a step: the 60 fall in segments 2 (docs 40 to 47) to 6 (16 docs each).
+      const stale = oldParts.filter((name) => !namedIn(dataDir).includes(name));
+      expect(stale.length).toBeGreaterThan(1);
+      const staleLeft = () => filesOf(dataDir).filter((name) => stale.includes(name)).length;
+      while (staleLeft() > 0) {
+        expect(pagedCount(store)).toBe(atCommit);
+        expect(store.checkpointInSteps(0)).toBeUndefined();
+        if (stop === "close while removing" && staleLeft() < stale.length) break;
+      }
+      if (stop === "close while removing") {
+        // Stopped after the first old part went: the others are left.
+        expect(staleLeft()).toBe(stale.length - 1);
+      } else {
+        expect(filesOf(dataDir)).toEqual(namedIn(dataDir));
+        while (pagedCount(store) === atCommit) expect(store.checkpointInSteps(0)).toBeUndefined();
+        expect(pagedCount(store)).toBe(atCommit + 8);
+        expect(store.checkpointInSteps(0)).toBeUndefined();
+        expect(pagedCount(store)).toBe(atCommit + 24);
+      }
       if (stop === "checkpoint") {
         // Asked for a checkpoint now: the paging finishes first, and nothing is left to write.
         expect(store.checkpoint()).toMatchObject({ unchanged: true });
@@ -242,6 +262,12 @@ describe("record texts read from the checkpoint", () => {
         expect(reopened.status()).toMatchObject({ checkpoint: { used: true, entries_replayed_after: 0 } });
         expect(pagedCount(reopened)).toBe(100);
         expect(RECORDS.slice(0, 100).every((r) => reopened.get(r.id as string)!.text === r.text)).toBe(true);
+        if (stop === "close while removing") {
+          // What the stopped checkpoint left goes at the next one that writes.
+          reopened.importRecords(RECORDS.slice(100, 101));
+          reopened.checkpoint();
+          expect(filesOf(dataDir)).toEqual(namedIn(dataDir));
+        }
       } finally {
         reopened.close();
       }
