@@ -33,6 +33,16 @@ describe("TermDictionary", () => {
         read.addSnapshotTerms(text, lengths);
         expect([...read.terms()]).toEqual(terms);
         for (const t of [...terms, ...probes]) expect(read.get(t)).toBe(reference.get(t));
+        // What a snapshot writes, without a string per term: each term's length, then its units, little-endian.
+        for (const dict of [dictionary, read]) {
+          expect(terms.map((_, id) => dict.termLength(id))).toEqual(Array.from(lengths));
+          const written = new Uint8Array(text.length + 2);
+          const view = new DataView(written.buffer);
+          let at = 1;
+          terms.forEach((_, id) => (at = dict.writeTerm(id, view, at)));
+          expect(at).toBe(1 + text.length);
+          expect([...written.subarray(1, 1 + text.length)]).toEqual([...text]);
+        }
       }),
       { numRuns: 200 },
     );
