@@ -359,16 +359,6 @@ export class VectorIndex {
     }
   }
 
-  /** The live docs in [from, to) in increasing order. */
-  liveDocsIn(from: number, to: number): Int32Array {
-    const end = Math.min(to, this.end);
-    let count = 0;
-    for (let doc = from; doc < end; doc++) count += this.live[doc] === 1 ? 1 : 0;
-    const docs = new Int32Array(count);
-    for (let doc = from, i = 0; doc < end; doc++) if (this.live[doc] === 1) docs[i++] = doc;
-    return docs;
-  }
-
   /** The live docs in increasing order. */
   liveDocs(): Int32Array {
     const docs = new Int32Array(this.count);
