@@ -88,7 +88,6 @@ export class TermDictionary {
     if (at !== units || 2 * units !== text.length) throw new Error("term lengths do not cover the term text");
   }
 
-  /** The terms by id, read as they are at each step of the iteration (ids only grow). */
   /** The UTF-16 length of term `id` (below size), without making its string (a snapshot of 2.7M terms did). */
   termLength(id: number): number {
     const code = this.codes[id];
@@ -110,13 +109,6 @@ export class TermDictionary {
     view.setUint16(at, Math.floor(code / 0x10000), true);
     view.setUint16(at + 2, code % 0x10000, true);
     return at + 4;
-  }
-
-  *terms(): Generator<string> {
-    for (let id = 0; id < this.count; id++) {
-      const code = this.codes[id];
-      yield code === EMPTY ? this.longTerms.get(id)! : codeText(code);
-    }
   }
 
   private addCode(code: number, id: number, term: string | undefined): void {

@@ -79,5 +79,7 @@ describe("vector parts encoded in a reused scratch", () => {
     const docs = Int32Array.of(0, 1);
     const hashes = [`sha256:${"a".repeat(64)}`, `sha256:${"b".repeat(64)}`];
     expect(() => encodeVectorPart(4, { docs, hashes, rows: new Float32Array(8), codes: views.codes }, views)).toThrow("the rows and codes must be the views' own");
+    const codes = { codes: new Int8Array(8), scales: new Float64Array(2), errors: new Float64Array(2) };
+    expect(() => encodeVectorPart(4, { docs, hashes, rows: views.rows, codes }, views)).toThrow("the rows and codes must be the views' own");
   });
 });
