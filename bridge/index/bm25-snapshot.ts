@@ -1,6 +1,7 @@
 // Binary snapshot format of the BM25 index (magic + version + packed postings), and its strict decoder:
 // unknown magic or version, truncation and inconsistent postings are refused with a message saying which.
 import { TF_BIG } from "./bm25-maxscore";
+import { TermDictionary } from "./term-dictionary";
 
 /** A packed, tombstone-free image of a Bm25Index. */
 export interface Bm25Image {
@@ -18,6 +19,20 @@ export interface Bm25Image {
   bigTfs: Map<number, number>;
   /** Token count by doc number, -1 where no doc is live. */
   docLengths: Int32Array;
+}
+
+/** What the decoder checks of the postings, kept: each term's largest tf and shortest doc, and whether every list is in doc order. */
+export interface PostingBounds {
+  maxTf: Int32Array;
+  /** 0x7fffffff for a term without postings. */
+  minLength: Int32Array;
+  sorted: boolean;
+}
+
+/** A snapshot decoded: its image, and the bounds its postings were checked against. */
+export interface DecodedSnapshot {
+  image: Bm25Image;
+  bounds: PostingBounds;
 }
 
 export const BM25_SNAPSHOT_VERSION = 1;
@@ -114,40 +129,107 @@ export function bytesSource(bytes: Uint8Array): SnapshotSource {
   };
 }
 
+/** The term dictionary of a decoded snapshot; a term twice, or lengths that do not cover the text, are refused as corruption. */
+export function snapshotTerms(image: Bm25Image): TermDictionary {
+  const terms = new TermDictionary();
+  try {
+    terms.addSnapshotTerms(image.termText, image.termLengths);
+  } catch (error) {
+    throw new Error(`${PREFIX} corrupt snapshot: ${(error as Error).message}`);
+  }
+  return terms;
+}
+
 // Tfs are read this many postings at a time, through a scratch of 4 bytes each, into a byte each.
 const TF_CHUNK = 1 << 20;
 
-export function decodeSnapshot(input: Uint8Array | SnapshotSource): Bm25Image {
+/** The sizes a snapshot's header gives. */
+export interface SnapshotLayout {
+  termCount: number;
+  termUnits: number;
+  postings: number;
+  docCount: number;
+}
+
+export const SNAPSHOT_HEADER_BYTES = HEADER_BYTES;
+
+/** The layout a snapshot's header (its first SNAPSHOT_HEADER_BYTES) gives; a wrong magic or version is refused, as decodeSnapshot refuses it. */
+export function snapshotLayout(header: Uint8Array): SnapshotLayout {
+  if (header.length < HEADER_BYTES) throw new Error(`${PREFIX} snapshot is truncated: ${header.length} bytes, the header alone needs ${HEADER_BYTES}`);
+  const magic = String.fromCharCode(...header.subarray(0, MAGIC.length));
+  if (magic !== MAGIC) throw new Error(`${PREFIX} not a BM25 snapshot (bad magic ${JSON.stringify(magic)})`);
+  const view = new DataView(header.buffer, header.byteOffset, HEADER_BYTES);
+  const [version, termCount, termUnits, postings, docCount] = [8, 12, 16, 20, 24].map((at) => view.getUint32(at, true));
+  if (version !== BM25_SNAPSHOT_VERSION) {
+    throw new Error(`${PREFIX} unsupported snapshot version ${version} (this build reads version ${BM25_SNAPSHOT_VERSION})`);
+  }
+  return { termCount, termUnits, postings, docCount };
+}
+
+/**
+ * The arrays a decoded snapshot and its bounds are read into, by size. A checkpoint's open makes them before it
+ * decodes the records, in memory shared with the worker that decodes the snapshot (snapshot-reader.ts): V8
+ * collects as memory outside its heap grows, and such a collection cost ~200 ms with the records in the heap.
+ */
+export interface SnapshotArrays {
+  termLengths: Int32Array;
+  offsets: Int32Array;
+  docs: Int32Array;
+  tfs: Uint8Array;
+  docLengths: Int32Array;
+  maxTf: Int32Array;
+  minLength: Int32Array;
+}
+
+function arrayLengths({ termCount, postings, docCount }: SnapshotLayout): Record<keyof SnapshotArrays, number> {
+  return { termLengths: termCount, offsets: termCount + 1, docs: postings, tfs: postings, docLengths: docCount, maxTf: termCount, minLength: termCount };
+}
+
+/** Arrays for a snapshot of `layout`, in buffers `buffer` makes (fresh ArrayBuffers by default). */
+export function snapshotArrays(layout: SnapshotLayout, buffer: (bytes: number) => ArrayBufferLike = (bytes) => new ArrayBuffer(bytes)): SnapshotArrays {
+  const lengths = arrayLengths(layout);
+  const int32s = (length: number) => new Int32Array(buffer(4 * length));
+  return {
+    termLengths: int32s(lengths.termLengths),
+    offsets: int32s(lengths.offsets),
+    docs: int32s(lengths.docs),
+    tfs: new Uint8Array(buffer(lengths.tfs)),
+    docLengths: int32s(lengths.docLengths),
+    maxTf: int32s(lengths.maxTf),
+    minLength: int32s(lengths.minLength),
+  };
+}
+
+/** Decodes and checks a snapshot, into `into` when given (arrays of its layout, snapshotArrays). */
+export function decodeSnapshot(input: Uint8Array | SnapshotSource, into?: SnapshotArrays): DecodedSnapshot {
   if (!(input instanceof Uint8Array) && !(typeof input === "object" && input !== null && typeof (input as SnapshotSource).read === "function")) throw new Error(`${PREFIX} expected a Uint8Array, got ${typeof input}`);
   const source = input instanceof Uint8Array ? bytesSource(input) : input;
   if (source.size < HEADER_BYTES) throw new Error(`${PREFIX} snapshot is truncated: ${source.size} bytes, the header alone needs ${HEADER_BYTES}`);
   const header = new Uint8Array(HEADER_BYTES);
   source.read(header);
-  const magic = String.fromCharCode(...header.subarray(0, MAGIC.length));
-  if (magic !== MAGIC) throw new Error(`${PREFIX} not a BM25 snapshot (bad magic ${JSON.stringify(magic)})`);
-  const view = new DataView(header.buffer);
-  const [version, termCount, termUnits, postings, docCount] = [8, 12, 16, 20, 24].map((at) => view.getUint32(at, true));
-  if (version !== BM25_SNAPSHOT_VERSION) {
-    throw new Error(`${PREFIX} unsupported snapshot version ${version} (this build reads version ${BM25_SNAPSHOT_VERSION})`);
-  }
+  const layout = snapshotLayout(header);
+  const { termCount, termUnits, postings, docCount } = layout;
   const expected = snapshotBytes(termCount, termUnits, postings, docCount);
   if (source.size < expected) throw new Error(`${PREFIX} snapshot is truncated: ${source.size} bytes, expected ${expected}`);
   if (source.size > expected) throw new Error(`${PREFIX} snapshot has ${source.size - expected} trailing bytes after the expected ${expected}`);
-  const int32s = (length: number): Int32Array => {
-    const array = new Int32Array(length);
-    const bytes = new Uint8Array(array.buffer);
-    source.read(bytes);
+  const arrays = into ?? snapshotArrays(layout);
+  const lengths = arrayLengths(layout);
+  for (const name of Object.keys(lengths) as Array<keyof SnapshotArrays>) {
+    if (arrays[name].length !== lengths[name]) throw new Error(`${PREFIX} the arrays given hold ${arrays[name].length} ${name}; this snapshot has ${lengths[name]}`);
+  }
+  const readInt32s = (array: Int32Array): Int32Array => {
+    source.read(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
     if (!LITTLE_ENDIAN) {
-      const words = new DataView(array.buffer);
-      for (let i = 0; i < length; i++) array[i] = words.getInt32(4 * i, true);
+      const words = new DataView(array.buffer, array.byteOffset, array.byteLength);
+      for (let i = 0; i < array.length; i++) array[i] = words.getInt32(4 * i, true);
     }
     return array;
   };
-  const termLengths = int32s(termCount);
-  const offsets = int32s(termCount + 1);
-  const docs = int32s(postings);
+  const termLengths = readInt32s(arrays.termLengths);
+  const offsets = readInt32s(arrays.offsets);
+  const docs = readInt32s(arrays.docs);
   // A byte a tf; one of TF_BIG or more keeps TF_BIG there and its value in `bigTfs` (as Bm25Index holds them).
-  const tfs = new Uint8Array(postings);
+  const { tfs } = arrays;
   const bigTfs = new Map<number, number>();
   const chunk = new Int32Array(Math.min(TF_CHUNK, postings));
   const chunkBytes = new Uint8Array(chunk.buffer);
@@ -164,13 +246,18 @@ export function decodeSnapshot(input: Uint8Array | SnapshotSource): Bm25Image {
       } else tfs[from + i] = tf;
     }
   }
-  const docLengths = int32s(docCount);
+  const docLengths = readInt32s(arrays.docLengths);
   const termText = new Uint8Array(2 * termUnits);
   source.read(termText);
+  const view = new DataView(header.buffer);
   const image: Bm25Image = { k1: view.getFloat64(32, true), b: view.getFloat64(40, true), termLengths, offsets, docs, tfs, bigTfs, docLengths, termText };
   checkTermLengths(termLengths, termUnits);
-  checkPostings(image);
-  return image;
+  return { image, bounds: checkPostings(image, arrays) };
+}
+
+/** The bytes a snapshot of `layout` takes. */
+export function snapshotSize({ termCount, termUnits, postings, docCount }: SnapshotLayout): number {
+  return snapshotBytes(termCount, termUnits, postings, docCount);
 }
 
 function snapshotBytes(termCount: number, termUnits: number, postings: number, docCount: number): number {
@@ -209,8 +296,9 @@ function checkTermLengths(lengths: Int32Array, termUnits: number): void {
 
 // Every posting must name a live doc once per term (tfs >= 1 are checked as they are read), and each doc's
 // tfs must add up to its length. One array of pairs (last term seen + 1, tf sum) by doc: a posting touches
-// one cache line, which at 45M postings is what this costs.
-function checkPostings({ termLengths, offsets, docs, tfs, bigTfs, docLengths }: Bm25Image): void {
+// one cache line, which at 45M postings is what this costs. The bounds an index keeps of its main postings
+// are taken in the same pass (a second one cost ~0.75 s at 1M).
+function checkPostings({ termLengths, offsets, docs, tfs, bigTfs, docLengths }: Bm25Image, { maxTf, minLength }: Pick<SnapshotArrays, "maxTf" | "minLength">): PostingBounds {
   const termCount = termLengths.length;
   const corrupt = (what: string): never => {
     throw new Error(`${PREFIX} corrupt snapshot: ${what}`);
@@ -218,19 +306,31 @@ function checkPostings({ termLengths, offsets, docs, tfs, bigTfs, docLengths }: 
   if (offsets[0] !== 0 || offsets[termCount] !== docs.length) corrupt("term offsets do not span the postings");
   const docCount = docLengths.length;
   const seen = new Int32Array(2 * docCount);
+  let sorted = true;
   for (let t = 0; t < termCount; t++) {
     if (offsets[t + 1] < offsets[t]) corrupt(`term offsets decrease at term ${t}`);
     const mark = t + 1;
+    let termMaxTf = 0;
+    let termMinLength = 0x7fffffff;
+    let previous = -1;
     for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
       const doc = docs[p];
       if (!(doc >= 0 && doc < docCount && docLengths[doc] >= 0)) corrupt(`posting ${p} names doc ${doc}, which is not live`);
       const at = 2 * doc;
       if (seen[at] === mark) corrupt(`doc ${doc} appears twice in the postings of term ${t}`);
       seen[at] = mark;
-      seen[at + 1] += tfs[p] === TF_BIG ? bigTfs.get(p)! : tfs[p];
+      const tf = tfs[p] === TF_BIG ? bigTfs.get(p)! : tfs[p];
+      seen[at + 1] += tf;
+      if (tf > termMaxTf) termMaxTf = tf;
+      if (docLengths[doc] < termMinLength) termMinLength = docLengths[doc];
+      if (doc <= previous) sorted = false;
+      previous = doc;
     }
+    maxTf[t] = termMaxTf;
+    minLength[t] = termMinLength;
   }
   for (let doc = 0; doc < docCount; doc++) {
     if (docLengths[doc] < -1 || (docLengths[doc] >= 0 && seen[2 * doc + 1] !== docLengths[doc])) corrupt(`doc ${doc} length ${docLengths[doc]} disagrees with its postings`);
   }
+  return { maxTf, minLength, sorted };
 }

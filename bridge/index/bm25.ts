@@ -1,7 +1,7 @@
 // Incremental BM25 serving index: a packed CSR main segment, an append-only delta segment for recent adds,
 // tombstoned deletes with exact live statistics, and full-corpus top-k search. Snapshots live in bm25-snapshot.ts.
 import { TopK, type Scored } from "./top-k";
-import { decodeSnapshot, encodePostingsInSteps, type Bm25Image, type SnapshotSource } from "./bm25-snapshot";
+import { decodeSnapshot, type DecodedSnapshot, encodePostingsInSteps, type PostingBounds, type SnapshotSource, snapshotTerms } from "./bm25-snapshot";
 import { lowerBound, maxScoreTopK, TF_BIG, type TermPostings } from "./bm25-maxscore";
 import { grownCapacity } from "./capacity";
 import { runToEnd } from "./run-steps";
@@ -53,7 +53,7 @@ interface RepackJob {
 export class Bm25Index {
   readonly k1: number;
   readonly b: number;
-  private readonly termIds = new TermDictionary();
+  private termIds = new TermDictionary();
   private df: Int32Array = new Int32Array(64);
   private mainTerms = 0;
   private mainOffsets: Int32Array = new Int32Array(1);
@@ -525,18 +525,18 @@ export class Bm25Index {
   }
 
   static deserialize(bytes: Uint8Array | SnapshotSource): Bm25Index {
-    return Bm25Index.fromImage(decodeSnapshot(bytes));
+    return Bm25Index.fromSnapshot(decodeSnapshot(bytes));
   }
 
-  private static fromImage(image: Bm25Image): Bm25Index {
+  /**
+   * The index a decoded snapshot holds. `terms` is its term dictionary when another thread built it already
+   * (snapshotTerms); the snapshot's term text is not read then.
+   */
+  static fromSnapshot({ image, bounds }: DecodedSnapshot, terms: TermDictionary = snapshotTerms(image)): Bm25Index {
     const index = new Bm25Index({ k1: image.k1, b: image.b });
-    try {
-      index.termIds.addSnapshotTerms(image.termText, image.termLengths);
-    } catch (error) {
-      throw new Error(`Bm25Index.deserialize: corrupt snapshot: ${(error as Error).message}`);
-    }
     const termCount = image.termLengths.length;
-    index.growTerms(termCount);
+    if (terms.size !== termCount) throw new Error(`Bm25Index.fromSnapshot: a dictionary of ${terms.size} terms for a snapshot of ${termCount}`);
+    index.termIds = terms;
     index.growDocs(image.docLengths.length);
     for (let doc = 0; doc < image.docLengths.length; doc++) {
       if (image.docLengths[doc] < 0) continue;
@@ -545,8 +545,8 @@ export class Bm25Index {
       index.lengthSum += image.docLengths[doc];
       index.liveDocs++;
     }
+    index.installMain(termCount, image.offsets, image.docs, image.tfs, image.bigTfs, bounds);
     for (let term = 0; term < termCount; term++) index.df[term] = image.offsets[term + 1] - image.offsets[term];
-    index.installMain(termCount, image.offsets, image.docs, image.tfs, image.bigTfs);
     return index;
   }
 
@@ -749,20 +749,29 @@ export class Bm25Index {
   }
 
   // Make the packed postings the main segment.
-  private installMain(termCount: number, offsets: Int32Array, docs: Int32Array, tfs: Uint8Array, big: Map<number, number>): void {
-    let sorted = true;
-    for (let t = 0; t < termCount && sorted; t++) for (let p = offsets[t] + 1; p < offsets[t + 1]; p++) if (docs[p] <= docs[p - 1]) (sorted = false), (p = offsets[t + 1]);
-    this.mainSorted = sorted;
-    // Exact again: the bounds of docs removed since the last re-pack go with them.
-    this.growTerms(termCount);
-    this.maxTf.fill(0, 0, termCount);
-    this.minLength.fill(0x7fffffff, 0, termCount);
-    for (let t = 0; t < termCount; t++) {
-      for (let p = offsets[t]; p < offsets[t + 1]; p++) {
-        const tf = tfs[p] === TF_BIG ? big.get(p)! : tfs[p];
-        if (tf > this.maxTf[t]) this.maxTf[t] = tf;
-        const length = this.docLengths[docs[p]];
-        if (length < this.minLength[t]) this.minLength[t] = length;
+  /** Makes these postings the main segment; `bounds`, when the snapshot decoder took them already, are its bounds. */
+  private installMain(termCount: number, offsets: Int32Array, docs: Int32Array, tfs: Uint8Array, big: Map<number, number>, bounds?: PostingBounds): void {
+    if (bounds) {
+      // Taken as they are (an index's own from here on): at 1M, two arrays of 11 MB not made again.
+      this.mainSorted = bounds.sorted;
+      this.maxTf = bounds.maxTf;
+      this.minLength = bounds.minLength;
+      this.growTerms(termCount);
+    } else {
+      this.growTerms(termCount);
+      let sorted = true;
+      for (let t = 0; t < termCount && sorted; t++) for (let p = offsets[t] + 1; p < offsets[t + 1]; p++) if (docs[p] <= docs[p - 1]) (sorted = false), (p = offsets[t + 1]);
+      this.mainSorted = sorted;
+      // Exact again: the bounds of docs removed since the last re-pack go with them.
+      this.maxTf.fill(0, 0, termCount);
+      this.minLength.fill(0x7fffffff, 0, termCount);
+      for (let t = 0; t < termCount; t++) {
+        for (let p = offsets[t]; p < offsets[t + 1]; p++) {
+          const tf = tfs[p] === TF_BIG ? big.get(p)! : tfs[p];
+          if (tf > this.maxTf[t]) this.maxTf[t] = tf;
+          const length = this.docLengths[docs[p]];
+          if (length < this.minLength[t]) this.minLength[t] = length;
+        }
       }
     }
     this.mainTerms = termCount;

@@ -44,8 +44,16 @@ describe("TermDictionary", () => {
         read.addSnapshotTerms(text, lengths);
         expect(listTerms(read)).toEqual(terms);
         for (const t of [...terms, ...probes]) expect(read.get(t)).toBe(reference.get(t));
+        // Another thread's dictionary, taken over through its image (structured-cloned, as a worker posts it):
+        // the same ids, and adds go on from where it was.
+        const taken = TermDictionary.fromImage(structuredClone(read.image()));
+        expect(listTerms(taken)).toEqual(terms);
+        for (const t of [...terms, ...probes]) expect(taken.get(t)).toBe(reference.get(t));
+        const fresh = [...new Set(probes.filter((t) => !reference.has(t)))];
+        fresh.forEach((t, i) => expect(taken.add(t)).toBe(terms.length + i));
+        fresh.forEach((t, i) => expect(taken.get(t)).toBe(terms.length + i));
         // What a snapshot writes, without a string per term: each term's length, then its units, little-endian.
-        for (const dict of [dictionary, read]) {
+        for (const dict of [dictionary, read, taken]) {
           expect(terms.map((_, id) => dict.termLength(id))).toEqual(Array.from(lengths));
           const written = new Uint8Array(text.length + 2);
           const view = new DataView(written.buffer);
@@ -82,6 +90,14 @@ describe("TermDictionary", () => {
     expect(listTerms(dictionary)).toEqual(["记忆", "a", "passport", "\u0000x"]);
     const { text, lengths } = snapshotText(["of", "mug", "of"]);
     expect(() => new TermDictionary().addSnapshotTerms(text, lengths)).toThrow('duplicate term "of"');
+  });
+
+  it("refuses an image whose table or codes do not fit its counts", () => {
+    const dictionary = new TermDictionary();
+    for (const t of ["记忆", "a", "long term"]) dictionary.add(t);
+    const image = dictionary.image();
+    expect(() => TermDictionary.fromImage({ ...image, bits: image.bits + 1 })).toThrow(`TermDictionary.fromImage: ${image.slots.length} slots for ${image.bits + 1} bits`);
+    expect(() => TermDictionary.fromImage({ ...image, codes: new Uint32Array(2) })).toThrow("2 codes for 3 terms");
   });
 
   it("refuses a snapshot's term lengths that do not cover its term text exactly", () => {
