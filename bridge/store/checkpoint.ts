@@ -6,11 +6,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { documentTerms } from "../index/analyze";
 import { runToEnd } from "../index/run-steps";
-import { Bm25Index } from "../index/bm25";
+import type { Bm25Index } from "../index/bm25";
 import { DamagedRowError, type RowFile } from "../index/row-pages";
 import { VectorIndex } from "../index/vector-index";
 import { DreamError } from "../protocol/errors";
-import { fingerprintJournal, PartBuffer, readPart, readPartHead, readPartStreaming, removeInSteps, writePart, writePartSteps } from "./checkpoint-files";
+import { fingerprintJournal, PartBuffer, readPart, readPartHead, removeInSteps, writePart, writePartSteps } from "./checkpoint-files";
 import { makeDirectory } from "./make-dir";
 import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, manifestParts, parseManifest, type PartRef, type SpaceEntry, type VectorSegment } from "./checkpoint-format";
 import { boundTo, type DecodedVectorPart, decodeListsPart, ROWS_READ_IN_PLACE, decodeRecordPart, RECORDS_PER_LINE, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart, openVectorRows, SharedValues, VectorPartScratch } from "./checkpoint-parts";
@@ -23,6 +23,7 @@ import { DocHashes, type VectorSpace, VectorSpaces } from "./vector-spaces";
 import { CHANGE_BLOCK_DOCS, replyKind, replyKindOf } from "./memory-state";
 import type { StateSlot } from "../statements/slots";
 import { renameWithRetry } from "./fs-retry";
+import { readSnapshot, type SnapshotRead, startSnapshotRead } from "./snapshot-reader";
 
 /** What a checkpoint captures; `journal.offset` must be the end of the last entry the state includes. */
 export interface StoreImage {
@@ -77,6 +78,11 @@ export interface CheckpointTuning {
    * 400 bytes of memory a record). 0: always read back; Infinity: never.
    */
   textInMemoryMax?: number;
+  /**
+   * A BM25 snapshot part of at least this many bytes is read on a worker thread while the records are
+   * decoded (default SNAPSHOT_WORKER_MIN_BYTES; 0: always; Infinity: never).
+   */
+  snapshotWorkerMinBytes?: number;
 }
 
 /** What the newest checkpoint on disk holds, so that the next one rewrites only the segments that changed. */
@@ -144,6 +150,9 @@ export const ROWS_IN_MEMORY_MAX = 200_000;
 // Where texts start being read back: a search reads the texts of the results it returns and of the candidates
 // it checks (a few dozen reads); under the flat limit, keeping them costs less than 100 MB.
 export const TEXT_IN_MEMORY_MAX = 200_000;
+// Where the BM25 snapshot is read on a worker thread at open: ~80k memories. Starting the worker costs
+// ~30 ms; the snapshot of a million memories (~400 MB) took ~4-5 s to read, check and decode.
+export const SNAPSHOT_WORKER_MIN_BYTES = 32 * 1024 * 1024;
 // Indexing a doc's text at open costs about what replaying its journal entry would; past this many docs
 // (or a 32nd of the snapshot's) a checkpoint writes a new BM25 snapshot.
 const BM25_SLACK_DOCS = 8192;
@@ -528,17 +537,21 @@ function pageSpace(dir: string, index: VectorIndex, parts: readonly WrittenRows[
 }
 
 /** Restores the state a checkpoint holds, or says why it cannot be used. Reads nothing but `dir` and the journal. */
-export function loadCheckpoint(dir: string, journalPath: string, bm25Params: { k1: number; b: number }, tuning: Pick<CheckpointTuning, "rowsInMemoryMax" | "textInMemoryMax"> = {}): CheckpointLoad {
+export function loadCheckpoint(dir: string, journalPath: string, bm25Params: { k1: number; b: number }, tuning: Pick<CheckpointTuning, "rowsInMemoryMax" | "textInMemoryMax" | "snapshotWorkerMinBytes"> = {}): CheckpointLoad {
   // An option out of range is the caller's error, not a reason to replay the journal.
   const inMemoryMax = rowsInMemoryMax(tuning);
   const textMax = inMemoryLimit(tuning.textInMemoryMax ?? TEXT_IN_MEMORY_MAX, "textInMemoryMax", "records");
+  const workerMin = tuning.snapshotWorkerMinBytes ?? SNAPSHOT_WORKER_MIN_BYTES;
+  if (!(workerMin >= 0)) throw new Error(`checkpoint.snapshotWorkerMinBytes must be a number of bytes, 0 or more (or Infinity), got ${String(workerMin)}`);
   const built: Opened = { indexes: [] };
   try {
-    return restore(dir, journalPath, bm25Params, { rows: inMemoryMax, texts: textMax }, built);
+    return restore(dir, journalPath, bm25Params, { rows: inMemoryMax, texts: textMax, snapshotWorker: workerMin }, built);
   } catch (error) {
-    // The indexes and texts restored before the failure read from the checkpoint's files: close them.
+    // The indexes and texts restored before the failure read from the checkpoint's files: close them, and
+    // stop a snapshot read still running.
     for (const index of built.indexes) index.dispose();
     built.texts?.dispose();
+    built.snapshot?.cancel();
     if (error instanceof CheckpointRejected) return { reason: error.message };
     // A part its decoder refuses, an index that will not load: this checkpoint cannot be trusted, and the
     // journal can always rebuild the state, so the failure becomes the reason status reports.
@@ -546,13 +559,14 @@ export function loadCheckpoint(dir: string, journalPath: string, bm25Params: { k
   }
 }
 
-/** What a restore has opened files for so far. */
+/** What a restore has opened files for, or started, so far. */
 interface Opened {
   indexes: VectorIndex[];
   texts?: TextPages;
+  snapshot?: SnapshotRead;
 }
 
-function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: number }, limits: { rows: number; texts: number }, built: Opened): { state: RestoredState; basis?: CheckpointBasis } {
+function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: number }, limits: { rows: number; texts: number; snapshotWorker: number }, built: Opened): { state: RestoredState; basis?: CheckpointBasis } {
   const manifestPath = path.join(dir, MANIFEST_FILE);
   if (!fs.existsSync(manifestPath)) throw new CheckpointRejected("no checkpoint");
   const manifest = parseManifest(fs.readFileSync(manifestPath, "utf8"));
@@ -560,6 +574,8 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     throw new CheckpointRejected(`the BM25 snapshot has k1 ${manifest.bm25.k1}, b ${manifest.bm25.b}; this store uses k1 ${bm25Params.k1}, b ${bm25Params.b}`);
   }
   checkJournal(journalPath, manifest.journal);
+  // A large snapshot is read on a worker thread meanwhile: the records and it took about as long each at 1M.
+  if (manifest.bm25.part.bytes >= limits.snapshotWorker) built.snapshot = startSnapshotRead(dir, manifest.bm25.part);
   const size = manifest.segment_docs;
   const bounds = (s: number) => ({ from: s * size, count: Math.min(manifest.docs, (s + 1) * size) - s * size });
   const records: Array<MemoryRecord | undefined> = [];
@@ -575,6 +591,17 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     statements = { acts: new Uint8Array(manifest.docs), slots: new Map<number, StateSlot[]>() };
     for (const [s, part] of manifest.statements.parts.entries()) decodeStatementPart(readPart(dir, part, "statements", buffer), bounds(s).from, bounds(s).count, statements);
   }
+  // The vector indexes are made, and sized, before the records are decoded: memory taken outside the JS heap
+  // (the codes) makes V8 collect every 64 MB or so, and with a million records in the heap a collection took
+  // ~200 ms (six of them as the codes grew a part at a time).
+  const indexes = manifest.vector_spaces.map((space) => {
+    const index = new VectorIndex(space.dim);
+    built.indexes.push(index);
+    let last = space.segments.length - 1;
+    while (last >= 0 && space.segments[last] === null) last--;
+    if (last >= 0) index.reserveDocs(bounds(last).from + bounds(last).count);
+    return index;
+  });
   manifest.records.forEach((part, s) => {
     const bytes = readPart(dir, part, "record", buffer);
     const { from, count } = bounds(s);
@@ -595,18 +622,17 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   });
   const docById = checkRecords(records, manifest.live);
   // Read straight into the index's arrays: the snapshot of a million memories is ~400 MB.
-  const bm25 = readPartStreaming(dir, manifest.bm25.part, "BM25", (source) => Bm25Index.deserialize(source));
+  const bm25 = built.snapshot ? built.snapshot.take().bm25 : readSnapshot(dir, manifest.bm25.part);
   const indexed = catchUpLexical(bm25, records, manifest.bm25);
   if (bm25.size !== manifest.live || records.some((record, doc) => (record !== undefined) !== bm25.has(doc))) {
     throw new CheckpointRejected("the BM25 snapshot and the records disagree on which docs are live");
   }
   const vectors = new VectorSpaces();
   const spaces = new Map<VectorIndex, SpaceBasis>();
-  for (const space of manifest.vector_spaces) {
+  for (const [i, space] of manifest.vector_spaces.entries()) {
     const contentHashByDoc = new DocHashes();
     const docLists: Int32Array[] = [];
-    const index = new VectorIndex(space.dim);
-    built.indexes.push(index);
+    const index = indexes[i];
     // Above the limit rows stay in the files: of a part that keeps its codes, only the head is read (the rows,
     // 2 GiB at a million 512-d vectors, are checked row by row when a search reads them).
     const paged = space.vectors > limits.rows;

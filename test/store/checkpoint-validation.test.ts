@@ -98,6 +98,27 @@ describe("checkpoint validation against the journal", () => {
     expectIgnored((dataDir) => fs.rmSync(partPath(dataDir, parts(readManifest(dataDir)).bm25)), /^the BM25 part \S+ is missing$/);
   });
 
+  it("reads the BM25 snapshot on a worker thread to the same state, and reports the same damage", () => {
+    const worker = { checkpoint: { snapshotWorkerMinBytes: 0 } };
+    const store = openAt(copyDataDir(baseDir), { checkpointOnCloseBytes: Infinity, ...worker });
+    const here = openAt(copyDataDir(baseDir), { checkpointOnCloseBytes: Infinity, checkpoint: { snapshotWorkerMinBytes: Infinity } });
+    expect(checkpointStatus(store)).toMatchObject({ used: true });
+    expect(observe(store)).toEqual(observe(here));
+    store.close();
+    here.close();
+    const flip = (which: string) => (dataDir: string) => {
+      const file = partPath(dataDir, parts(readManifest(dataDir))[which]);
+      const bytes = fs.readFileSync(file);
+      bytes[Math.floor(bytes.length / 2)] ^= 0x20;
+      fs.writeFileSync(file, bytes);
+    };
+    expectIgnored(flip("bm25"), "the BM25 part does not match its SHA-256 (damaged)", worker);
+    expectIgnored((dataDir) => fs.rmSync(partPath(dataDir, parts(readManifest(dataDir)).bm25)), /^the BM25 part \S+ is missing$/, worker);
+    // The records fail while the worker reads: it is stopped, and the journal replayed.
+    expectIgnored(flip("records"), "the record part does not match its SHA-256 (damaged)", worker);
+    expect(() => openAt(copyDataDir(baseDir), { checkpoint: { snapshotWorkerMinBytes: -1 } })).toThrow("checkpoint.snapshotWorkerMinBytes must be a number of bytes, 0 or more (or Infinity), got -1");
+  });
+
   it("ignores a checkpoint whose statements part is damaged or names docs it does not have", () => {
     expectIgnored((dataDir) => {
       const file = partPath(dataDir, parts(readManifest(dataDir)).statements);

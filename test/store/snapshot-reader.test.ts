@@ -1,0 +1,120 @@
+// A checkpoint's BM25 snapshot read on a worker thread (issue 18, start at 1M): the index it gives must be
+// the one a read on the opening thread gives, damage must be reported in the same words, and a worker that
+// does not run must cost a wait, not the open.
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { Bm25Index } from "../../bridge/index/bm25";
+import { decodeSnapshot, snapshotArrays, snapshotLayout } from "../../bridge/index/bm25-snapshot";
+import type { PartRef } from "../../bridge/store/checkpoint-format";
+import { readSnapshot, startSnapshotRead } from "../../bridge/store/snapshot-reader";
+import { seededRandom } from "../fixtures/seeded-random";
+import { tempDir } from "./helpers";
+
+const WORDS = ["记忆", "忆", "护照", "抽屉", "passport", "drawer", "constructor", "__proto__", "\ud800", "𠀀", "a-long-term"];
+
+/** An index of 300 docs (a few removed, one term 300 times in a doc: a tf past a byte), and its snapshot as a part. */
+function snapshotPart(): { dir: string; part: PartRef; index: Bm25Index } {
+  const random = seededRandom(18);
+  const index = new Bm25Index();
+  const added: string[][] = [];
+  for (let doc = 0; doc < 300; doc++) {
+    const tokens = Array.from({ length: 1 + Math.floor(random() * 9) }, () => WORDS[Math.floor(WORDS.length * random() ** 2)]);
+    added.push(doc === 7 ? Array<string>(300).fill("护照") : tokens);
+    index.add(doc, added[doc]);
+  }
+  for (const doc of [3, 150, 299]) index.remove(doc, added[doc]);
+  index.vacuum();
+  const dir = tempDir("snapshot-read-");
+  const bytes = index.serialize();
+  fs.writeFileSync(path.join(dir, "bm25.bin"), bytes);
+  return { dir, part: { file: "bm25.bin", bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") }, index };
+}
+
+function expectSameIndex(read: Bm25Index, original: Bm25Index): void {
+  expect(Buffer.from(read.serialize())).toEqual(Buffer.from(original.serialize()));
+  for (const query of [["护照"], ["记忆", "passport"], ["__proto__", "𠀀", "a-long-term"], ["\ud800"]]) expect(read.search(query, 10)).toEqual(original.search(query, 10));
+}
+
+/** What `read` throws, as [class, message]. */
+function thrown(read: () => unknown): [string, string] {
+  try {
+    read();
+  } catch (error) {
+    return [(error as Error).constructor.name, (error as Error).message];
+  }
+  throw new Error("expected the read to throw");
+}
+
+describe("the BM25 snapshot read on a worker thread", () => {
+  it("gives the index a read on this thread gives, terms, tfs past a byte and removed docs included", () => {
+    const { dir, part, index } = snapshotPart();
+    const { bm25, inWorker } = startSnapshotRead(dir, part).take();
+    expect(inWorker).toBe(true);
+    expectSameIndex(bm25, index);
+    expectSameIndex(readSnapshot(dir, part), index);
+    // It takes adds and removes afterwards as the index it was read from does.
+    for (const changed of [bm25, index]) {
+      changed.add(300, ["护照", "抽屉", "new-term"]);
+      expect(changed.remove(7, Array<string>(300).fill("护照"))).toBe(true);
+    }
+    expectSameIndex(bm25, index);
+    expect(bm25.search(["new-term"], 3).map((hit) => hit.doc)).toEqual([300]);
+    expect(bm25.search(["护照"], 300).map((hit) => hit.doc)).not.toContain(7);
+  });
+
+  it("reports a damaged, missing or corrupt part in the words a read on this thread uses", () => {
+    const { dir, part } = snapshotPart();
+    const bytes = fs.readFileSync(path.join(dir, part.file));
+    const cases: Array<[string, () => void]> = [
+      ["flipped", () => fs.writeFileSync(path.join(dir, part.file), Buffer.from(bytes).fill(0x41, bytes.length >> 1, (bytes.length >> 1) + 1))],
+      ["missing", () => fs.rmSync(path.join(dir, part.file))],
+      ["cut short", () => fs.writeFileSync(path.join(dir, part.file), bytes.subarray(0, bytes.length - 5))],
+    ];
+    const seen: Array<[string, string]> = [];
+    for (const [, damage] of cases) {
+      damage();
+      const here = thrown(() => readSnapshot(dir, part));
+      expect(thrown(() => startSnapshotRead(dir, part).take())).toEqual(here);
+      seen.push(here);
+      fs.writeFileSync(path.join(dir, part.file), bytes);
+    }
+    expect(seen).toEqual([
+      ["CheckpointRejected", "the BM25 part does not match its SHA-256 (damaged)"],
+      ["CheckpointRejected", "the BM25 part bm25.bin is missing"],
+      ["CheckpointRejected", `the BM25 part is ${bytes.length - 5} bytes; the manifest says ${bytes.length}`],
+    ]);
+    // Intact bytes (its hash in the manifest) that do not make an index: the decoder's error, not a rejection.
+    const corrupt = Buffer.from(bytes);
+    // Doc 0's length: the doc lengths come last but for the term text.
+    const docLengthsAt = bytes.length - 2 * snapshotLayout(bytes).termUnits - 4 * snapshotLayout(bytes).docCount;
+    corrupt.writeInt32LE(corrupt.readInt32LE(docLengthsAt) + 1, docLengthsAt);
+    fs.writeFileSync(path.join(dir, part.file), corrupt);
+    const corruptPart = { ...part, sha256: createHash("sha256").update(corrupt).digest("hex") };
+    const here = thrown(() => readSnapshot(dir, corruptPart));
+    expect(here).toEqual(["Error", "Bm25Index.deserialize: corrupt snapshot: doc 0 length " + (bytes.readInt32LE(docLengthsAt) + 1) + " disagrees with its postings"]);
+    expect(thrown(() => startSnapshotRead(dir, corruptPart).take())).toEqual(here);
+  });
+
+  it("reads the part on this thread when the worker stops or never starts, without ending the process", () => {
+    const { dir, part, index } = snapshotPart();
+    for (const workerSource of ["throw new Error('no worker today')", "process.exit(3)", "setInterval(() => undefined, 1000)"]) {
+      const { bm25, inWorker } = startSnapshotRead(dir, part, { workerSource, stallMs: 200 }).take();
+      expect(inWorker).toBe(false);
+      expectSameIndex(bm25, index);
+    }
+  });
+
+  it("decodes into the arrays it is given, and refuses arrays of other sizes", () => {
+    const { index } = snapshotPart();
+    const bytes = index.serialize();
+    const into = snapshotArrays(snapshotLayout(bytes), (size) => new SharedArrayBuffer(size));
+    const { image, bounds } = decodeSnapshot(bytes, into);
+    expect([image.docs, image.tfs, image.offsets, bounds.maxTf, bounds.minLength]).toEqual([into.docs, into.tfs, into.offsets, into.maxTf, into.minLength]);
+    expect(image.docs).toBe(into.docs);
+    expect(bounds.minLength).toBe(into.minLength);
+    expectSameIndex(Bm25Index.fromSnapshot({ image, bounds }), index);
+    const short = { ...snapshotArrays(snapshotLayout(bytes)), docs: new Int32Array(image.docs.length - 1) };
+    expect(() => decodeSnapshot(bytes, short)).toThrow(`Bm25Index.deserialize: the arrays given hold ${image.docs.length - 1} docs; this snapshot has ${image.docs.length}`);
+  });
+});
