@@ -168,7 +168,7 @@ export function snapshotLayout(header: Uint8Array): SnapshotLayout {
 
 /**
  * The arrays a decoded snapshot and its bounds are read into, by size. A checkpoint's open makes them before it
- * decodes the records, in memory shared with the worker that decodes the snapshot (snapshot-reader.ts): V8
+ * decodes the records, in memory shared with the worker that decodes the snapshot (checkpoint-reader.ts): V8
  * collects as memory outside its heap grows, and such a collection cost ~200 ms with the records in the heap.
  */
 export interface SnapshotArrays {

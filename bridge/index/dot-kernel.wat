@@ -3,7 +3,9 @@
 ;; `scan` reads rows [0, count) in order; `gather` reads the rows listed in an i32 array (the ANN's probed lists).
 
 (module
-  (memory (export "memory") 1)
+  ;; Shared, so that a worker thread can write the codes while an open goes on (checkpoint restore):
+  ;; made and grown by the JS side (quantize.ts), up to the wasm32 ceiling.
+  (import "env" "memory" (memory 1 65536 shared))
 
   ;; out[d] = sum_j codes[d][j] * query[j] for d in [0, count).
   ;; Exact in i32: the caller bounds 127 * sum|query| below 2^31.

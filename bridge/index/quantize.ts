@@ -11,7 +11,7 @@ const I32_MAX = 2147483647;
 const GATHER_GROUP = 8;
 
 interface WasmMemory {
-  readonly buffer: ArrayBuffer;
+  readonly buffer: SharedArrayBuffer;
   grow(pages: number): number;
 }
 
@@ -25,15 +25,47 @@ interface KernelExports {
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { exports: unknown };
+  Memory: new (descriptor: { initial: number; maximum: number; shared: boolean }) => WasmMemory;
 }
 
 let kernelModule: object | undefined;
 
-/** Synchronous on purpose: the module is under 1 KB, so compiling it blocks for microseconds. */
+/**
+ * Synchronous on purpose: the module is under 1 KB, so compiling it blocks for microseconds. Its memory is
+ * shared (a SharedArrayBuffer), so that a restore can have a worker thread write the codes (codesTarget).
+ */
 function instantiateKernel(): KernelExports {
   const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
   kernelModule ??= new wasm.Module(Buffer.from(DOT_KERNEL_WASM_BASE64, "base64"));
-  return new wasm.Instance(kernelModule, {}).exports as KernelExports;
+  const memory = new wasm.Memory({ initial: 1, maximum: MAX_MEMORY_BYTES / PAGE_BYTES, shared: true });
+  const { scan, gather } = new wasm.Instance(kernelModule, { env: { memory } }).exports as Omit<KernelExports, "memory">;
+  return { memory, scan, gather };
+}
+
+/** Where the codes of an Int8Codes lie, for another thread to write rows below `capacity` (writeCodes). */
+export interface CodesTarget {
+  memory: SharedArrayBuffer;
+  codesAt: number;
+  strideBytes: number;
+  capacity: number;
+  dim: number;
+}
+
+/**
+ * Writes the codes of rows `rows[i]` (`dim` each, joined) where `target` keeps them, zero-padded to the
+ * stride: what Int8Codes.load does with the codes, on whichever thread holds the target.
+ */
+export function writeCodes(target: CodesTarget, rows: Int32Array, codes: Int8Array): void {
+  const { dim, strideBytes, codesAt, capacity } = target;
+  if (codes.length !== rows.length * dim) throw new Error(`writeCodes: ${codes.length} codes for ${rows.length} rows of ${dim}`);
+  const memory = new Int8Array(target.memory, 0, codesAt + capacity * strideBytes);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    if (!(row >= 0 && row < capacity)) throw new Error(`writeCodes: row ${row} is not reserved`);
+    const at = codesAt + row * strideBytes;
+    memory.set(codes.subarray(i * dim, (i + 1) * dim), at);
+    memory.fill(0, at + dim, at + strideBytes);
+  }
 }
 
 export interface QueryCode {
@@ -118,17 +150,36 @@ export class Int8Codes {
   load(rows: Int32Array, codes: Int8Array, scales: Float64Array, errors: Float64Array): void {
     const dim = this.dim;
     if (codes.length !== rows.length * dim || scales.length !== rows.length || errors.length !== rows.length) throw new Error(`load: ${codes.length} codes and ${scales.length} scales for ${rows.length} rows of ${dim}`);
-    const memory = new Int8Array(this.kernel.memory.buffer);
+    this.checkLoaded(rows, scales, errors);
+    writeCodes(this.codesTarget(), rows, codes);
+    this.adoptScales(rows, scales, errors);
+  }
+
+  /** The memory, offsets and capacity another thread writes codes through (writeCodes); valid until a reserve. */
+  codesTarget(): CodesTarget {
+    return { memory: this.kernel.memory.buffer, codesAt: this.codesAt, strideBytes: this.strideBytes, capacity: this.capacity, dim: this.dim };
+  }
+
+  /** load() for rows whose codes were written through codesTarget() already: their scales and error norms. */
+  loadWritten(rows: Int32Array, scales: Float64Array, errors: Float64Array): void {
+    if (scales.length !== rows.length || errors.length !== rows.length) throw new Error(`loadWritten: ${scales.length} scales and ${errors.length} error norms for ${rows.length} rows`);
+    this.checkLoaded(rows, scales, errors);
+    this.adoptScales(rows, scales, errors);
+  }
+
+  private checkLoaded(rows: Int32Array, scales: Float64Array, errors: Float64Array): void {
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
       if (!(row >= 0 && row < this.capacity)) throw new Error(`load: row ${row} is not reserved`);
       // A scale or error norm that is not a finite non-negative number would make every bound of the row wrong.
       if (!(scales[i] >= 0 && scales[i] < Infinity && errors[i] >= 0 && errors[i] < Infinity)) throw new Error(`load: row ${row} has scale ${scales[i]} and error ${errors[i]}`);
-      const at = this.codesAt + row * this.strideBytes;
-      memory.set(codes.subarray(i * dim, (i + 1) * dim), at);
-      memory.fill(0, at + dim, at + this.strideBytes);
-      this.scales[row] = scales[i];
-      this.errors[row] = errors[i];
+    }
+  }
+
+  private adoptScales(rows: Int32Array, scales: Float64Array, errors: Float64Array): void {
+    for (let i = 0; i < rows.length; i++) {
+      this.scales[rows[i]] = scales[i];
+      this.errors[rows[i]] = errors[i];
     }
   }
 

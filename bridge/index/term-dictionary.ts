@@ -53,7 +53,7 @@ export class TermDictionary {
 
   /**
    * The dictionary as plain arrays, for another thread to take over (TermDictionary.fromImage): a checkpoint's
-   * snapshot is read in a worker (snapshot-reader.ts), and a dictionary of 2.7M terms took ~0.8 s to build.
+   * snapshot is read in a worker (checkpoint-reader.ts), and a dictionary of 2.7M terms took ~0.8 s to build.
    */
   image(): TermsImage {
     return { bits: this.bits, slots: this.slots, shortCount: this.shortCount, codes: this.codes, longTerms: [...this.longTerms], count: this.count };

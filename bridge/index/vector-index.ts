@@ -7,7 +7,7 @@
 // approximate answer whose scores are still exact. lastSearch says which index answered.
 import { FLAT_MAX_RECORDS, RECALL_TARGET } from "./ann-defaults";
 import { CoarseLists, trainCentroids } from "./coarse-lists";
-import { Int8Codes } from "./quantize";
+import { type CodesTarget, Int8Codes } from "./quantize";
 import { DamagedRowError, type RowFile, RowPages } from "./row-pages";
 import { seededRandom } from "./seeded-random";
 import { Scored, TopK } from "./top-k";
@@ -250,17 +250,39 @@ export class VectorIndex {
    * index holds; `file` is closed on an error, and nothing of this call is kept.
    */
   appendCoded(docs: Int32Array, coded: { codes: Int8Array; scales: Float64Array; errors: Float64Array }, file: RowFile): void {
+    this.appendLoaded(docs, file, "appendCoded", () => {
+      this.reserve(docs[docs.length - 1] + 1);
+      this.codes.load(docs, coded.codes, coded.scales, coded.errors);
+    });
+  }
+
+  /**
+   * Where another thread writes the codes of docs below the reserved count (reserveDocs), for
+   * appendCodedInPlace: a restore has a worker write them while it decodes the records.
+   */
+  codesTarget(): CodesTarget {
+    return this.codes.codesTarget();
+  }
+
+  /** appendCoded for a part whose codes were written through codesTarget() already: only their scales and error norms are given. */
+  appendCodedInPlace(docs: Int32Array, coded: { scales: Float64Array; errors: Float64Array }, file: RowFile): void {
+    this.appendLoaded(docs, file, "appendCodedInPlace", () => {
+      if (docs[docs.length - 1] >= this.capacity) throw new Error(`appendCodedInPlace: doc ${docs[docs.length - 1]} is past the ${this.capacity} reserved`);
+      this.codes.loadWritten(docs, coded.scales, coded.errors);
+    });
+  }
+
+  private appendLoaded(docs: Int32Array, file: RowFile, name: string, load: () => void): void {
     try {
       for (let i = 0; i < docs.length; i++) {
         const doc = docs[i];
-        if (!(doc >= (i === 0 ? this.end : docs[i - 1] + 1))) throw new Error(`appendCoded: docs must be non-negative and strictly increasing (docs[${i}] = ${doc})`);
+        if (!(doc >= (i === 0 ? this.end : docs[i - 1] + 1))) throw new Error(`${name}: docs must be non-negative and strictly increasing (docs[${i}] = ${doc})`);
       }
       if (docs.length === 0) {
         file.close();
         return;
       }
-      this.reserve(docs[docs.length - 1] + 1);
-      this.codes.load(docs, coded.codes, coded.scales, coded.errors);
+      load();
     } catch (error) {
       file.close();
       throw error;

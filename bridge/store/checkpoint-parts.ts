@@ -297,7 +297,7 @@ export interface DecodedVectorPart {
 }
 
 /** Whether row i of a decoded part is bound to `contentHash` ("sha256:" and 64 lowercase hex digits). */
-export function boundTo(part: DecodedVectorPart, i: number, contentHash: string): boolean {
+export function boundTo(part: { digests: Uint8Array }, i: number, contentHash: string): boolean {
   if (contentHash.length !== HASH_PREFIX.length + 2 * DIGEST_BYTES || !contentHash.startsWith(HASH_PREFIX)) return false;
   const at = i * DIGEST_BYTES;
   for (let j = 0; j < DIGEST_BYTES; j++) {

@@ -23,7 +23,8 @@ import { DocHashes, type VectorSpace, VectorSpaces } from "./vector-spaces";
 import { CHANGE_BLOCK_DOCS, replyKind, replyKindOf } from "./memory-state";
 import type { StateSlot } from "../statements/slots";
 import { renameWithRetry } from "./fs-retry";
-import { readSnapshot, type SnapshotRead, startSnapshotRead } from "./snapshot-reader";
+import { type CheckpointRead, readSnapshot, startCheckpointRead } from "./checkpoint-reader";
+import type { VectorHeadsJob } from "./checkpoint-read-job";
 
 /** What a checkpoint captures; `journal.offset` must be the end of the last entry the state includes. */
 export interface StoreImage {
@@ -551,7 +552,7 @@ export function loadCheckpoint(dir: string, journalPath: string, bm25Params: { k
     // stop a snapshot read still running.
     for (const index of built.indexes) index.dispose();
     built.texts?.dispose();
-    built.snapshot?.cancel();
+    built.reader?.cancel();
     if (error instanceof CheckpointRejected) return { reason: error.message };
     // A part its decoder refuses, an index that will not load: this checkpoint cannot be trusted, and the
     // journal can always rebuild the state, so the failure becomes the reason status reports.
@@ -563,7 +564,7 @@ export function loadCheckpoint(dir: string, journalPath: string, bm25Params: { k
 interface Opened {
   indexes: VectorIndex[];
   texts?: TextPages;
-  snapshot?: SnapshotRead;
+  reader?: CheckpointRead;
 }
 
 function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: number }, limits: { rows: number; texts: number; snapshotWorker: number }, built: Opened): { state: RestoredState; basis?: CheckpointBasis } {
@@ -574,10 +575,32 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     throw new CheckpointRejected(`the BM25 snapshot has k1 ${manifest.bm25.k1}, b ${manifest.bm25.b}; this store uses k1 ${bm25Params.k1}, b ${bm25Params.b}`);
   }
   checkJournal(journalPath, manifest.journal);
-  // A large snapshot is read on a worker thread meanwhile: the records and it took about as long each at 1M.
-  if (manifest.bm25.part.bytes >= limits.snapshotWorker) built.snapshot = startSnapshotRead(dir, manifest.bm25.part);
   const size = manifest.segment_docs;
   const bounds = (s: number) => ({ from: s * size, count: Math.min(manifest.docs, (s + 1) * size) - s * size });
+  // The vector indexes are made, and sized, first: memory taken outside the JS heap (the codes) makes V8
+  // collect every 64 MB or so, and with a million records in the heap a collection took ~200 ms (six of them
+  // as the codes grew a part at a time). A worker may write their codes from here on.
+  const indexes = manifest.vector_spaces.map((space) => {
+    const index = new VectorIndex(space.dim);
+    built.indexes.push(index);
+    let last = space.segments.length - 1;
+    while (last >= 0 && space.segments[last] === null) last--;
+    if (last >= 0) index.reserveDocs(bounds(last).from + bounds(last).count);
+    return index;
+  });
+  // Above the limit rows stay in the files: of a part that keeps its codes, only the head is read (the rows,
+  // 2 GiB at a million 512-d vectors, are checked row by row when a search reads them).
+  const headOnly = (space: SpaceEntry, segment: VectorSegment) => space.vectors > limits.rows && ROWS_READ_IN_PLACE && segment.head !== undefined;
+  // A large checkpoint has a worker thread read those heads and the BM25 snapshot meanwhile: each took
+  // seconds at 1M, as long as the records together.
+  if (manifest.bm25.part.bytes >= limits.snapshotWorker) {
+    const heads: VectorHeadsJob[] = manifest.vector_spaces.map((space, i) => ({
+      dim: space.dim,
+      target: indexes[i].codesTarget(),
+      parts: space.segments.flatMap((segment, s) => (segment && headOnly(space, segment) ? [{ segment: s, part: segment.part, head: segment.head!, vectors: segment.vectors, ...bounds(s) }] : [])),
+    }));
+    built.reader = startCheckpointRead(dir, manifest.bm25.part, heads);
+  }
   const records: Array<MemoryRecord | undefined> = [];
   const texts = manifest.live > limits.texts ? (built.texts = new TextPages()) : undefined;
   const replies = new Uint8Array(manifest.docs);
@@ -591,17 +614,6 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     statements = { acts: new Uint8Array(manifest.docs), slots: new Map<number, StateSlot[]>() };
     for (const [s, part] of manifest.statements.parts.entries()) decodeStatementPart(readPart(dir, part, "statements", buffer), bounds(s).from, bounds(s).count, statements);
   }
-  // The vector indexes are made, and sized, before the records are decoded: memory taken outside the JS heap
-  // (the codes) makes V8 collect every 64 MB or so, and with a million records in the heap a collection took
-  // ~200 ms (six of them as the codes grew a part at a time).
-  const indexes = manifest.vector_spaces.map((space) => {
-    const index = new VectorIndex(space.dim);
-    built.indexes.push(index);
-    let last = space.segments.length - 1;
-    while (last >= 0 && space.segments[last] === null) last--;
-    if (last >= 0) index.reserveDocs(bounds(last).from + bounds(last).count);
-    return index;
-  });
   manifest.records.forEach((part, s) => {
     const bytes = readPart(dir, part, "record", buffer);
     const { from, count } = bounds(s);
@@ -622,25 +634,26 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   });
   const docById = checkRecords(records, manifest.live);
   // Read straight into the index's arrays: the snapshot of a million memories is ~400 MB.
-  const bm25 = built.snapshot ? built.snapshot.take().bm25 : readSnapshot(dir, manifest.bm25.part);
+  const bm25 = built.reader ? built.reader.takeSnapshot().bm25 : readSnapshot(dir, manifest.bm25.part);
   const indexed = catchUpLexical(bm25, records, manifest.bm25);
   if (bm25.size !== manifest.live || records.some((record, doc) => (record !== undefined) !== bm25.has(doc))) {
     throw new CheckpointRejected("the BM25 snapshot and the records disagree on which docs are live");
   }
+  // The heads the worker read, their codes in the indexes already (undefined: none, or it stopped).
+  const heads = built.reader?.takeVectors();
+  built.reader?.cancel();
   const vectors = new VectorSpaces();
   const spaces = new Map<VectorIndex, SpaceBasis>();
   for (const [i, space] of manifest.vector_spaces.entries()) {
     const contentHashByDoc = new DocHashes();
     const docLists: Int32Array[] = [];
     const index = indexes[i];
-    // Above the limit rows stay in the files: of a part that keeps its codes, only the head is read (the rows,
-    // 2 GiB at a million 512-d vectors, are checked row by row when a search reads them).
     const paged = space.vectors > limits.rows;
     const segments = space.segments.map((segment, s) => {
       if (!segment) return null;
-      const headOnly = paged && ROWS_READ_IN_PLACE && segment.head !== undefined;
-      const bytes = headOnly ? readPartHead(dir, segment.part, segment.head!, "vector", buffer) : readPart(dir, segment.part, "vector", buffer);
-      const part = decodeVectorPart(bytes, space.dim, segment.vectors, { headOnly });
+      const read = heads?.[i].get(s);
+      const part: Omit<DecodedVectorPart, "digests"> & { digests: Uint8Array } =
+        read ?? decodeVectorPart(headOnly(space, segment) ? readPartHead(dir, segment.part, segment.head!, "vector", buffer) : readPart(dir, segment.part, "vector", buffer), space.dim, segment.vectors, { headOnly: headOnly(space, segment) });
       const { docs, rows } = part;
       const { from, count } = bounds(s);
       if (docs[0] < from || docs[docs.length - 1] >= from + count) throw new CheckpointRejected(`a vector part of segment ${s} holds docs outside it`);
@@ -654,6 +667,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
       // never all in memory.
       const file = paged ? openVectorRows(path.join(dir, segment.part.file), space.dim, segment.vectors, part) : undefined;
       if (rows) index.appendRows(docs, rows, file);
+      else if (read) index.appendCodedInPlace(docs, read, file!);
       else index.appendCoded(docs, part.codes!, file!);
       // A copy: `docs` is a view of the part's bytes, and keeping it would keep the whole part (rows included) in memory.
       docLists.push(docs.slice());

@@ -116,6 +116,41 @@ describe("checkpoint validation against the journal", () => {
     expectIgnored((dataDir) => fs.rmSync(partPath(dataDir, parts(readManifest(dataDir)).bm25)), /^the BM25 part \S+ is missing$/, worker);
     // The records fail while the worker reads: it is stopped, and the journal replayed.
     expectIgnored(flip("records"), "the record part does not match its SHA-256 (damaged)", worker);
+    // Rows read back from the parts: the worker reads the vector parts' heads too, writing their codes.
+    const paged = { checkpoint: { snapshotWorkerMinBytes: 0, rowsInMemoryMax: 0 } };
+    const inWorker = openAt(copyDataDir(baseDir), { checkpointOnCloseBytes: Infinity, ...paged });
+    const onThread = openAt(copyDataDir(baseDir), { checkpointOnCloseBytes: Infinity, checkpoint: { snapshotWorkerMinBytes: Infinity, rowsInMemoryMax: 0 } });
+    expect(checkpointStatus(inWorker)).toMatchObject({ used: true });
+    expect(observe(inWorker)).toEqual(observe(onThread));
+    inWorker.close();
+    onThread.close();
+    expectIgnored(
+      (dataDir) => {
+        const file = partPath(dataDir, parts(readManifest(dataDir)).vectors);
+        const bytes = fs.readFileSync(file);
+        bytes[24] ^= 0x01;
+        fs.writeFileSync(file, bytes);
+      },
+      "the vector part's head does not match its SHA-256 (damaged)",
+      paged,
+    );
+    expectIgnored(
+      (dataDir) => {
+        const rows = readManifest(dataDir).vector_spaces[1].segments[0].vectors;
+        replacePart(dataDir, "vectors", (bytes) => {
+          bytes[24 + 4 * rows] ^= 0xff;
+          return bytes;
+        });
+        // The head's own hash too, so that only the binding is wrong.
+        const manifest = readManifest(dataDir);
+        const segment = manifest.vector_spaces[1].segments[0];
+        const bytes = fs.readFileSync(partPath(dataDir, segment.part));
+        segment.head.sha256 = createHash("sha256").update(bytes.subarray(0, segment.head.bytes)).digest("hex");
+        writeManifest(dataDir, manifest);
+      },
+      /^the vector of doc \d+ is not bound to that doc's text$/,
+      paged,
+    );
     expect(() => openAt(copyDataDir(baseDir), { checkpoint: { snapshotWorkerMinBytes: -1 } })).toThrow("checkpoint.snapshotWorkerMinBytes must be a number of bytes, 0 or more (or Infinity), got -1");
   });
 

@@ -7,7 +7,11 @@ import path from "node:path";
 import { Bm25Index } from "../../bridge/index/bm25";
 import { decodeSnapshot, snapshotArrays, snapshotLayout } from "../../bridge/index/bm25-snapshot";
 import type { PartRef } from "../../bridge/store/checkpoint-format";
-import { readSnapshot, startSnapshotRead } from "../../bridge/store/snapshot-reader";
+import { VectorIndex } from "../../bridge/index/vector-index";
+import { readPart } from "../../bridge/store/checkpoint-files";
+import { decodeVectorPart } from "../../bridge/store/checkpoint-parts";
+import { readSnapshot, startCheckpointRead } from "../../bridge/store/checkpoint-reader";
+import { openAt, readManifest, writeHistory } from "./checkpoint-fixtures";
 import { seededRandom } from "../fixtures/seeded-random";
 import { tempDir } from "./helpers";
 
@@ -49,7 +53,7 @@ function thrown(read: () => unknown): [string, string] {
 describe("the BM25 snapshot read on a worker thread", () => {
   it("gives the index a read on this thread gives, terms, tfs past a byte and removed docs included", () => {
     const { dir, part, index } = snapshotPart();
-    const { bm25, inWorker } = startSnapshotRead(dir, part).take();
+    const { bm25, inWorker } = startCheckpointRead(dir, part, []).takeSnapshot();
     expect(inWorker).toBe(true);
     expectSameIndex(bm25, index);
     expectSameIndex(readSnapshot(dir, part), index);
@@ -75,7 +79,7 @@ describe("the BM25 snapshot read on a worker thread", () => {
     for (const [, damage] of cases) {
       damage();
       const here = thrown(() => readSnapshot(dir, part));
-      expect(thrown(() => startSnapshotRead(dir, part).take())).toEqual(here);
+      expect(thrown(() => startCheckpointRead(dir, part, []).takeSnapshot())).toEqual(here);
       seen.push(here);
       fs.writeFileSync(path.join(dir, part.file), bytes);
     }
@@ -93,16 +97,56 @@ describe("the BM25 snapshot read on a worker thread", () => {
     const corruptPart = { ...part, sha256: createHash("sha256").update(corrupt).digest("hex") };
     const here = thrown(() => readSnapshot(dir, corruptPart));
     expect(here).toEqual(["Error", "Bm25Index.deserialize: corrupt snapshot: doc 0 length " + (bytes.readInt32LE(docLengthsAt) + 1) + " disagrees with its postings"]);
-    expect(thrown(() => startSnapshotRead(dir, corruptPart).take())).toEqual(here);
+    expect(thrown(() => startCheckpointRead(dir, corruptPart, []).takeSnapshot())).toEqual(here);
   });
 
   it("reads the part on this thread when the worker stops or never starts, without ending the process", () => {
     const { dir, part, index } = snapshotPart();
     for (const workerSource of ["throw new Error('no worker today')", "process.exit(3)", "setInterval(() => undefined, 1000)"]) {
-      const { bm25, inWorker } = startSnapshotRead(dir, part, { workerSource, stallMs: 200 }).take();
+      const read = startCheckpointRead(dir, part, [], { workerSource, stallMs: 200 });
+      expect(read.takeVectors()).toBeUndefined();
+      const { bm25, inWorker } = read.takeSnapshot();
       expect(inWorker).toBe(false);
       expectSameIndex(bm25, index);
     }
+  });
+
+  it("writes the vector parts' codes into the index's memory, and gives the rest of their heads", () => {
+    const dataDir = tempDir("heads-read-");
+    const store = openAt(dataDir, { checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: 64 } });
+    writeHistory(store, 0, 200);
+    store.checkpoint();
+    store.close();
+    const dir = path.join(dataDir, "checkpoint");
+    const manifest = readManifest(dataDir);
+    const space = manifest.vector_spaces[1];
+    const segments = (space.segments as Array<{ part: PartRef; head: { bytes: number; sha256: string }; vectors: number } | null>).flatMap((segment, s) => (segment ? [{ ...segment, s }] : []));
+    expect(segments.length).toBeGreaterThan(1);
+    const inWorker = new VectorIndex(space.dim);
+    inWorker.reserveDocs(manifest.docs);
+    const parts = segments.map(({ s, part, head, vectors }) => ({ segment: s, part, head, vectors, from: 64 * s, count: 64 }));
+    const read = startCheckpointRead(dir, manifest.bm25.part, [{ dim: space.dim, target: inWorker.codesTarget(), parts }]);
+    const heads = read.takeVectors();
+    expect(read.takeSnapshot().inWorker).toBe(true);
+    read.cancel();
+    expect([...heads![0].keys()]).toEqual(segments.map(({ s }) => s));
+    const onThread = new VectorIndex(space.dim);
+    const noRows = { read: () => undefined, close: () => undefined };
+    for (const { s, part, vectors } of segments) {
+      const decoded = decodeVectorPart(readPart(dir, part, "vector"), space.dim, vectors);
+      const head = heads![0].get(s)!;
+      expect({ ...head, digests: Buffer.from(head.digests) }).toEqual({ docs: decoded.docs, digests: decoded.digests, crcs: decoded.crcs, scales: decoded.codes!.scales, errors: decoded.codes!.errors, rowsAt: decoded.rowsAt });
+      inWorker.appendCodedInPlace(head.docs, head, noRows);
+      onThread.appendCoded(decoded.docs, decoded.codes!, noRows);
+    }
+    const docs = Int32Array.from(segments.flatMap(({ s }) => [...heads![0].get(s)!.docs]));
+    expect(docs.length).toBe(space.vectors);
+    expect(inWorker.readCodes(docs)).toEqual(onThread.readCodes(docs));
+    // A head that does not match its hash is reported as the opening thread reports it.
+    const damaged = [{ ...parts[1], head: { ...parts[1].head, sha256: "0".repeat(64) } }];
+    const again = startCheckpointRead(dir, manifest.bm25.part, [{ dim: space.dim, target: new VectorIndex(space.dim).codesTarget(), parts: damaged }]);
+    expect(thrown(() => again.takeVectors())).toEqual(["CheckpointRejected", "the vector part's head does not match its SHA-256 (damaged)"]);
+    again.cancel();
   });
 
   it("decodes into the arrays it is given, and refuses arrays of other sizes", () => {

@@ -1,0 +1,48 @@
+// What a checkpoint's reader (checkpoint-reader.ts) and its worker thread (checkpoint-reader-worker.ts)
+// pass each other.
+import type { MessagePort } from "node:worker_threads";
+import type { DecodedSnapshot, SnapshotArrays } from "../index/bm25-snapshot";
+import type { CodesTarget } from "../index/quantize";
+import type { TermsImage } from "../index/term-dictionary";
+import type { PartHead, PartRef } from "./checkpoint-format";
+
+/** The vector parts of one space whose heads the worker reads, writing their codes into the index's memory. */
+export interface VectorHeadsJob {
+  dim: number;
+  target: CodesTarget;
+  parts: Array<{ segment: number; part: PartRef; head: PartHead; vectors: number; from: number; count: number }>;
+}
+
+export interface CheckpointReadJob {
+  dir: string;
+  snapshot: PartRef;
+  /** Arrays in shared memory, of the sizes the snapshot's header gives, to decode into (else the worker makes its own). */
+  arrays?: SnapshotArrays;
+  vectors: VectorHeadsJob[];
+  /** Where the worker posts its VectorHeadsResult, then its SnapshotReadResult (once each). */
+  vectorsPort: MessagePort;
+  snapshotPort: MessagePort;
+  /** Shared Int32Array: PROGRESS_VECTORS and PROGRESS_SNAPSHOT become 1 once posted; PROGRESS_READS counts the reads so far. */
+  progress: Int32Array;
+}
+
+export const PROGRESS_VECTORS = 0;
+export const PROGRESS_SNAPSHOT = 1;
+export const PROGRESS_READS = 2;
+export const PROGRESS_SLOTS = 3;
+
+/** The snapshot decoded and checked, with its term dictionary built (the term text is not sent again), or why not. */
+export type SnapshotReadResult = { snapshot: DecodedSnapshot; terms: TermsImage } | { error: string; rejected: boolean };
+
+/** What a vector part's head holds but its codes, which are in the index's memory already. */
+export interface VectorHead {
+  docs: Int32Array;
+  digests: Uint8Array;
+  crcs: Uint32Array;
+  scales: Float64Array;
+  errors: Float64Array;
+  rowsAt: number;
+}
+
+/** By job space, by segment: the heads read. */
+export type VectorHeadsResult = { heads: Array<Map<number, VectorHead>> } | { error: string; rejected: boolean };

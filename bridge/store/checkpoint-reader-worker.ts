@@ -1,0 +1,79 @@
+// A worker thread's program (started by checkpoint-reader.ts from the string scripts/build.mjs bundles it
+// into), run while the opening thread decodes the records. First the heads of the vector parts whose rows
+// stay in their files: each checked against its SHA-256, its codes written straight into the index's
+// (shared) WebAssembly memory; then the BM25 snapshot part: checked, decoded, its postings checked and its
+// term dictionary built. At a million memories that is ~6-7 s of the open off the opening thread (much of
+// it first touches of fresh memory). The arrays are transferred, not copied.
+import { workerData } from "node:worker_threads";
+import { decodeSnapshot, snapshotTerms } from "../index/bm25-snapshot";
+import { writeCodes } from "../index/quantize";
+import { PartBuffer, readPartHead, readPartStreaming } from "./checkpoint-files";
+import { CheckpointRejected } from "./checkpoint-format";
+import { decodeVectorPart } from "./checkpoint-parts";
+import { type CheckpointReadJob, PROGRESS_READS, PROGRESS_SNAPSHOT, PROGRESS_VECTORS, type SnapshotReadResult, type VectorHead, type VectorHeadsResult } from "./checkpoint-read-job";
+
+type Posted<T> = { result: T; transfer: ArrayBuffer[] };
+
+const failure = (error: unknown) => ({ result: { error: (error as Error).message, rejected: error instanceof CheckpointRejected }, transfer: [] });
+
+// What is not in shared memory already (the opening thread's arrays) goes over without a copy.
+const transferable = (arrays: ArrayBufferView[]) => [...new Set(arrays.flatMap((array) => (array.buffer instanceof ArrayBuffer ? [array.buffer] : [])))];
+
+function readVectorHeads({ dir, vectors, progress }: CheckpointReadJob): Posted<VectorHeadsResult> {
+  try {
+    const buffer = new PartBuffer();
+    const heads = vectors.map(({ dim, target, parts }) => {
+      const bySegment = new Map<number, VectorHead>();
+      for (const { segment, part, head, vectors: count, from, count: docsIn } of parts) {
+        const bytes = readPartHead(dir, part, head, "vector", buffer);
+        Atomics.add(progress, PROGRESS_READS, 1);
+        const decoded = decodeVectorPart(bytes, dim, count, { headOnly: true });
+        // Copies: the part's bytes are reused for the next one.
+        const docs = decoded.docs.slice();
+        if (docs[0] < from || docs[docs.length - 1] >= from + docsIn) throw new CheckpointRejected(`a vector part of segment ${segment} holds docs outside it`);
+        writeCodes(target, docs, decoded.codes!.codes);
+        bySegment.set(segment, { docs, digests: Uint8Array.from(decoded.digests), crcs: decoded.crcs!, scales: decoded.codes!.scales, errors: decoded.codes!.errors, rowsAt: decoded.rowsAt });
+      }
+      return bySegment;
+    });
+    return { result: { heads }, transfer: transferable(heads.flatMap((bySegment) => [...bySegment.values()].flatMap(({ docs, digests, crcs, scales, errors }) => [docs, digests, crcs, scales, errors]))) };
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+function readSnapshot({ dir, snapshot: part, arrays, progress }: CheckpointReadJob): Posted<SnapshotReadResult> {
+  try {
+    const snapshot = readPartStreaming(dir, part, "BM25", (source) =>
+      decodeSnapshot(
+        {
+          size: source.size,
+          read(into: Uint8Array): void {
+            source.read(into);
+            Atomics.add(progress, PROGRESS_READS, 1);
+          },
+        },
+        arrays,
+      ),
+    );
+    const terms = snapshotTerms(snapshot.image).image();
+    const image = { ...snapshot.image, termText: new Uint8Array(0) };
+    const { bounds } = snapshot;
+    const made = [image.termLengths, image.offsets, image.docs, image.tfs, image.docLengths, bounds.maxTf, bounds.minLength, terms.slots, terms.codes];
+    return { result: { snapshot: { image, bounds }, terms }, transfer: transferable(made) };
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+function post<T>(job: CheckpointReadJob, port: CheckpointReadJob["snapshotPort"], slot: number, { result, transfer }: Posted<T>): void {
+  port.postMessage(result, transfer);
+  Atomics.store(job.progress, slot, 1);
+  Atomics.notify(job.progress, slot);
+}
+
+// The heads first: the opening thread needs the snapshot as soon as the records are decoded, the heads
+// just after, and the heads take about half as long.
+const job = workerData as CheckpointReadJob;
+post(job, job.vectorsPort, PROGRESS_VECTORS, readVectorHeads(job));
+post(job, job.snapshotPort, PROGRESS_SNAPSHOT, readSnapshot(job));

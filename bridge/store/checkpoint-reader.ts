@@ -1,0 +1,116 @@
+// Parts of a checkpoint read on another thread while the opening thread decodes the records: at a million
+// memories the records, the BM25 snapshot and the vector parts' heads were each seconds, and a laptop has a
+// core to spare at start. The open stays synchronous: a take blocks on a shared flag, then picks the
+// worker's result off its port. A worker that cannot start, or stops making progress, costs a wait and
+// nothing else: what it did not give is read on the opening thread instead.
+import fs from "node:fs";
+import path from "node:path";
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { Bm25Index } from "../index/bm25";
+import { SNAPSHOT_HEADER_BYTES, type SnapshotArrays, type SnapshotLayout, snapshotArrays, snapshotLayout, snapshotSize } from "../index/bm25-snapshot";
+import { TermDictionary } from "../index/term-dictionary";
+import { readPartStreaming } from "./checkpoint-files";
+import { CheckpointRejected, type PartRef } from "./checkpoint-format";
+import { type CheckpointReadJob, PROGRESS_READS, PROGRESS_SLOTS, PROGRESS_SNAPSHOT, PROGRESS_VECTORS, type SnapshotReadResult, type VectorHead, type VectorHeadsJob, type VectorHeadsResult } from "./checkpoint-read-job";
+import { CHECKPOINT_READER_WORKER_SOURCE } from "./checkpoint-reader-worker.generated";
+
+/** A worker that has read nothing for this long is taken for stopped (a read is at most a few MB). */
+const STALL_MS = 10_000;
+
+/** The index a BM25 snapshot part holds, read on this thread. */
+export function readSnapshot(dir: string, part: PartRef): Bm25Index {
+  return readPartStreaming(dir, part, "BM25", (source) => Bm25Index.deserialize(source));
+}
+
+export interface CheckpointRead {
+  /**
+   * The heads of the vector parts asked for, by job space and segment, their codes written into the
+   * indexes' memory; undefined if the worker did not give them (read them here). Throws what reading them
+   * here would.
+   */
+  takeVectors(): Array<Map<number, VectorHead>> | undefined;
+  /** The index, once the worker has it (read here instead when it did not start or stalled); `inWorker` says which. */
+  takeSnapshot(): { bm25: Bm25Index; inWorker: boolean };
+  /** Stops the worker, if it is still running: the open failed, or has what it needs. */
+  cancel(): void;
+}
+
+/**
+ * Starts reading, on a worker thread, the heads of `vectors` (their indexes reserved for every doc they
+ * hold) and the snapshot part. `workerSource` and `stallMs` are for tests.
+ */
+export function startCheckpointRead(dir: string, snapshot: PartRef, vectors: VectorHeadsJob[], { workerSource = CHECKPOINT_READER_WORKER_SOURCE, stallMs = STALL_MS } = {}): CheckpointRead {
+  const progress = new Int32Array(new SharedArrayBuffer(4 * PROGRESS_SLOTS));
+  const vectorsChannel = new MessageChannel();
+  const snapshotChannel = new MessageChannel();
+  let worker: Worker | undefined;
+  try {
+    const job: CheckpointReadJob = { dir, snapshot, arrays: sharedArrays(dir, snapshot), vectors, vectorsPort: vectorsChannel.port2, snapshotPort: snapshotChannel.port2, progress };
+    worker = new Worker(workerSource, { eval: true, workerData: job, transferList: [vectorsChannel.port2, snapshotChannel.port2] });
+    // Its failure is seen as a stall (a take cannot wait for events): an 'error' left unheard would end the process.
+    worker.on("error", () => undefined);
+    worker.unref();
+  } catch {
+    worker = undefined;
+  }
+  let stalled = false;
+  const wait = <T>(slot: number, port: MessagePort): T | undefined => {
+    if (!worker || stalled) return undefined;
+    const result = waitFor<T>(progress, slot, port, stallMs);
+    stalled = result === undefined;
+    return result;
+  };
+  const cancel = () => {
+    void worker?.terminate();
+    worker = undefined;
+    vectorsChannel.port1.close();
+    snapshotChannel.port1.close();
+  };
+  return {
+    takeVectors() {
+      const result = wait<VectorHeadsResult>(PROGRESS_VECTORS, vectorsChannel.port1);
+      if (result && "error" in result) throw result.rejected ? new CheckpointRejected(result.error) : new Error(result.error);
+      return result?.heads;
+    },
+    takeSnapshot() {
+      const result = wait<SnapshotReadResult>(PROGRESS_SNAPSHOT, snapshotChannel.port1);
+      if (!result) return { bm25: readSnapshot(dir, snapshot), inWorker: false };
+      if ("error" in result) throw result.rejected ? new CheckpointRejected(result.error) : new Error(result.error);
+      return { bm25: Bm25Index.fromSnapshot(result.snapshot, TermDictionary.fromImage(result.terms)), inWorker: true };
+    },
+    cancel,
+  };
+}
+
+/** What the worker posted once `slot` is set, or undefined if it read nothing for `stallMs`. */
+function waitFor<T>(progress: Int32Array, slot: number, port: MessagePort, stallMs: number): T | undefined {
+  let reads = -1;
+  while (Atomics.load(progress, slot) === 0) {
+    const now = Atomics.load(progress, PROGRESS_READS);
+    if (now === reads) return undefined;
+    reads = now;
+    Atomics.wait(progress, slot, 0, stallMs);
+  }
+  return receiveMessageOnPort(port)?.message as T | undefined;
+}
+
+/**
+ * Arrays in shared memory for the snapshot, made now (see SnapshotArrays), if its header reads and gives the
+ * size the manifest recorded; else undefined, and the worker makes its own (or reports what is wrong).
+ */
+function sharedArrays(dir: string, part: PartRef): SnapshotArrays | undefined {
+  let layout: SnapshotLayout;
+  try {
+    const header = new Uint8Array(SNAPSHOT_HEADER_BYTES);
+    const fd = fs.openSync(path.join(dir, part.file), "r");
+    try {
+      if (fs.readSync(fd, header, 0, header.length, 0) !== header.length) return undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
+    layout = snapshotLayout(header);
+  } catch {
+    return undefined;
+  }
+  return snapshotSize(layout) === part.bytes ? snapshotArrays(layout, (bytes) => new SharedArrayBuffer(bytes)) : undefined;
+}
