@@ -42,7 +42,30 @@ async function waitForReplica(client: BridgeClient): Promise<Record<string, any>
   }
 }
 
+/**
+ * `--start-only DIR [--runs N]`: bridge start to first answered search on a data directory made before (a
+ * million memories take an hour to build through the bridge; `bench:search -- --keep DIR` makes one in
+ * minutes). DIR is used as it is: the bridge's replica starts catching up with it after each start.
+ */
+async function timeStarts(dataDir: string, runs: number, json: boolean): Promise<void> {
+  if (!fs.existsSync(path.join(dataDir, "journal.jsonl"))) throw new Error(`--start-only: ${dataDir} holds no store (no journal.jsonl)`);
+  const startMs: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const bridge = await serveBridge(dataDir, { firstSearch: true });
+    startMs.push(Math.round(bridge.startMs));
+    const rss = rssMiB(bridge.child.pid);
+    await stopBridge(bridge);
+    console.log(`bridge start (to first answered search) ${startMs[run]} ms; RSS bridge ${rss} MiB`);
+  }
+  if (json) console.log(JSON.stringify({ benchmark: "bridge-start", data_dir: dataDir, bridge_start_ms: startMs, machine: machineInfo() }));
+}
+
 async function main(argv: string[]): Promise<void> {
+  if (argv.includes("--start-only")) {
+    const runs = argv.includes("--runs") ? Number(argv[argv.indexOf("--runs") + 1]) : 3;
+    if (!Number.isInteger(runs) || runs <= 0) throw new Error("--runs must be a positive integer");
+    return timeStarts(path.resolve(argv[argv.indexOf("--start-only") + 1] ?? ""), runs, argv.includes("--json"));
+  }
   const at = argv.indexOf("--records");
   const records = at === -1 ? 10_000 : Number(argv[at + 1]);
   if (!Number.isInteger(records) || records <= 0) throw new Error("--records must be a positive integer");
