@@ -748,8 +748,7 @@ export class Bm25Index {
     runToEnd(packSteps(this.postingsView(this.state), offsets, docs, tfs, big, Infinity));
   }
 
-  // Make the packed postings the main segment.
-  /** Makes these postings the main segment; `bounds`, when the snapshot decoder took them already, are its bounds. */
+  /** Makes these packed postings the main segment; `bounds`, when the snapshot decoder took them already, are its bounds. */
   private installMain(termCount: number, offsets: Int32Array, docs: Int32Array, tfs: Uint8Array, big: Map<number, number>, bounds?: PostingBounds): void {
     if (bounds) {
       // Taken as they are (an index's own from here on): at 1M, two arrays of 11 MB not made again.

@@ -80,8 +80,9 @@ export interface CheckpointTuning {
    */
   textInMemoryMax?: number;
   /**
-   * A BM25 snapshot part of at least this many bytes is read on a worker thread while the records are
-   * decoded (default SNAPSHOT_WORKER_MIN_BYTES; 0: always; Infinity: never).
+   * A checkpoint whose BM25 snapshot part has at least this many bytes is read partly on a worker thread
+   * while the records are decoded: the snapshot, and the heads of the vector parts whose rows stay in their
+   * files (default SNAPSHOT_WORKER_MIN_BYTES; 0: always; Infinity: never).
    */
   snapshotWorkerMinBytes?: number;
 }
@@ -151,8 +152,9 @@ export const ROWS_IN_MEMORY_MAX = 200_000;
 // Where texts start being read back: a search reads the texts of the results it returns and of the candidates
 // it checks (a few dozen reads); under the flat limit, keeping them costs less than 100 MB.
 export const TEXT_IN_MEMORY_MAX = 200_000;
-// Where the BM25 snapshot is read on a worker thread at open: ~80k memories. Starting the worker costs
-// ~30 ms; the snapshot of a million memories (~400 MB) took ~4-5 s to read, check and decode.
+// Where an open has a worker thread read the BM25 snapshot (and the vector heads): ~80k memories. Starting
+// the worker costs ~30 ms; at a million memories the snapshot (~400 MB) took ~4-5 s to read, check and
+// decode, the heads ~2.5 s.
 export const SNAPSHOT_WORKER_MIN_BYTES = 32 * 1024 * 1024;
 // Indexing a doc's text at open costs about what replaying its journal entry would; past this many docs
 // (or a 32nd of the snapshot's) a checkpoint writes a new BM25 snapshot.
@@ -549,7 +551,7 @@ export function loadCheckpoint(dir: string, journalPath: string, bm25Params: { k
     return restore(dir, journalPath, bm25Params, { rows: inMemoryMax, texts: textMax, snapshotWorker: workerMin }, built);
   } catch (error) {
     // The indexes and texts restored before the failure read from the checkpoint's files: close them, and
-    // stop a snapshot read still running.
+    // stop the worker if it still reads.
     for (const index of built.indexes) index.dispose();
     built.texts?.dispose();
     built.reader?.cancel();
