@@ -40,6 +40,16 @@ function expectSameIndex(read: Bm25Index, original: Bm25Index): void {
   for (const query of [["护照"], ["记忆", "passport"], ["__proto__", "𠀀", "a-long-term"], ["\ud800"]]) expect(read.search(query, 10)).toEqual(original.search(query, 10));
 }
 
+/** The snapshot part read on a worker thread (no vector heads), the worker stopped afterwards. */
+function takeInWorker(dir: string, part: PartRef): { bm25: Bm25Index; inWorker: boolean } {
+  const read = startCheckpointRead(dir, part, []);
+  try {
+    return read.takeSnapshot();
+  } finally {
+    read.cancel();
+  }
+}
+
 /** What `read` throws, as [class, message]. */
 function thrown(read: () => unknown): [string, string] {
   try {
@@ -53,7 +63,7 @@ function thrown(read: () => unknown): [string, string] {
 describe("the BM25 snapshot read on a worker thread", () => {
   it("gives the index a read on this thread gives, terms, tfs past a byte and removed docs included", () => {
     const { dir, part, index } = snapshotPart();
-    const { bm25, inWorker } = startCheckpointRead(dir, part, []).takeSnapshot();
+    const { bm25, inWorker } = takeInWorker(dir, part);
     expect(inWorker).toBe(true);
     expectSameIndex(bm25, index);
     expectSameIndex(readSnapshot(dir, part), index);
@@ -79,7 +89,7 @@ describe("the BM25 snapshot read on a worker thread", () => {
     for (const [, damage] of cases) {
       damage();
       const here = thrown(() => readSnapshot(dir, part));
-      expect(thrown(() => startCheckpointRead(dir, part, []).takeSnapshot())).toEqual(here);
+      expect(thrown(() => takeInWorker(dir, part))).toEqual(here);
       seen.push(here);
       fs.writeFileSync(path.join(dir, part.file), bytes);
     }
@@ -97,7 +107,7 @@ describe("the BM25 snapshot read on a worker thread", () => {
     const corruptPart = { ...part, sha256: createHash("sha256").update(corrupt).digest("hex") };
     const here = thrown(() => readSnapshot(dir, corruptPart));
     expect(here).toEqual(["Error", "Bm25Index.deserialize: corrupt snapshot: doc 0 length " + (bytes.readInt32LE(docLengthsAt) + 1) + " disagrees with its postings"]);
-    expect(thrown(() => startCheckpointRead(dir, corruptPart, []).takeSnapshot())).toEqual(here);
+    expect(thrown(() => takeInWorker(dir, corruptPart))).toEqual(here);
   });
 
   it("reads the part on this thread when the worker stops or never starts, without ending the process", () => {
@@ -106,6 +116,7 @@ describe("the BM25 snapshot read on a worker thread", () => {
       const read = startCheckpointRead(dir, part, [], { workerSource, stallMs: 200 });
       expect(read.takeVectors()).toBeUndefined();
       const { bm25, inWorker } = read.takeSnapshot();
+      read.cancel();
       expect(inWorker).toBe(false);
       expectSameIndex(bm25, index);
     }
