@@ -100,12 +100,17 @@ describe("embedding model changes through the bridge", () => {
       server.dims = 16;
       configure("new-16");
       bridge = await serveBridge(dataDir);
-      const midway = await until(bridge, (s) => s.embedding.coverage.current_vectors >= 3000);
-      expect(midway.embedding.backlog).toBeGreaterThan(0);
-      const during = await bridge.client.call<SearchResponse>("search", { query: "memory 42" });
-      expect(during.receipt.fallback_reason).toBe("index_not_current");
-      bridge.child.kill("SIGKILL");
-      await bridge.exited;
+      // Killed whatever the assertions find: a bridge left running holds a child process in this jest
+      // worker, which the next test file there (chroma-process) counts as its own.
+      try {
+        const midway = await until(bridge, (s) => s.embedding.coverage.current_vectors >= 3000);
+        expect(midway.embedding.backlog).toBeGreaterThan(0);
+        const during = await bridge.client.call<SearchResponse>("search", { query: "memory 42" });
+        expect(during.receipt.fallback_reason).toBe("index_not_current");
+      } finally {
+        bridge.child.kill("SIGKILL");
+        await bridge.exited;
+      }
 
       bridge = await serveBridge(dataDir);
       try {
