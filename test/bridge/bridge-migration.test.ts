@@ -99,6 +99,9 @@ describe("embedding model changes through the bridge", () => {
 
       server.dims = 16;
       configure("new-16");
+      // Past the first 3,000 new vectors each answer (32 inputs) waits 200 ms: the rest would take 44 s or
+      // more, so the polls see the migration midway however fast or loaded the machine is.
+      server.slowDownAfter(3000, 200);
       bridge = await serveBridge(dataDir);
       // Killed whatever the assertions find: a bridge left running holds a child process in this jest
       // worker, which the next test file there (chroma-process) counts as its own.
@@ -111,6 +114,7 @@ describe("embedding model changes through the bridge", () => {
         bridge.child.kill("SIGKILL");
         await bridge.exited;
       }
+      server.delayMs = 0;
 
       bridge = await serveBridge(dataDir);
       try {
@@ -127,5 +131,6 @@ describe("embedding model changes through the bridge", () => {
     } finally {
       await server.close();
     }
-  });
+    // 10,000 imports, a migration and Chroma's catch-up: beside other suites on a loaded machine, over a minute.
+  }, 180_000);
 });
