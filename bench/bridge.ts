@@ -43,9 +43,10 @@ async function waitForReplica(client: BridgeClient): Promise<Record<string, any>
 }
 
 /**
- * `--start-only DIR [--runs N]`: bridge start to first answered search on a data directory made before (a
- * million memories take an hour to build through the bridge; `bench:search -- --keep DIR` makes one in
- * minutes). DIR is used as it is: the bridge's replica starts catching up with it after each start.
+ * `--start-only DIR [--runs N]`: bridge start to first answered search on a data directory made before
+ * (built through the bridge, a million memories wait ~28 minutes for the replica, docs/benchmarks.md;
+ * `bench:search -- --keep DIR` makes one in minutes). DIR is used as it is: the bridge's replica starts
+ * catching up with it after each start.
  */
 async function timeStarts(dataDir: string, runs: number, json: boolean): Promise<void> {
   if (!fs.existsSync(path.join(dataDir, "journal.jsonl"))) throw new Error(`--start-only: ${dataDir} holds no store (no journal.jsonl)`);

@@ -32,7 +32,7 @@ function readVectorHeads({ dir, vectors, progress }: CheckpointReadJob): Posted<
         const docs = decoded.docs.slice();
         if (docs[0] < from || docs[docs.length - 1] >= from + docsIn) throw new CheckpointRejected(`a vector part of segment ${segment} holds docs outside it`);
         writeCodes(target, docs, decoded.codes!.codes);
-        bySegment.set(segment, { docs, digests: Uint8Array.from(decoded.digests), crcs: decoded.crcs!, scales: decoded.codes!.scales, errors: decoded.codes!.errors, rowsAt: decoded.rowsAt });
+        bySegment.set(segment, { docs, digests: new Uint8Array(decoded.digests), crcs: decoded.crcs!, scales: decoded.codes!.scales, errors: decoded.codes!.errors, rowsAt: decoded.rowsAt });
       }
       return bySegment;
     });

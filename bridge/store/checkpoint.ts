@@ -654,8 +654,9 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     const segments = space.segments.map((segment, s) => {
       if (!segment) return null;
       const read = heads?.[i].get(s);
+      const only = headOnly(space, segment);
       const part: Omit<DecodedVectorPart, "digests"> & { digests: Uint8Array } =
-        read ?? decodeVectorPart(headOnly(space, segment) ? readPartHead(dir, segment.part, segment.head!, "vector", buffer) : readPart(dir, segment.part, "vector", buffer), space.dim, segment.vectors, { headOnly: headOnly(space, segment) });
+        read ?? decodeVectorPart(only ? readPartHead(dir, segment.part, segment.head!, "vector", buffer) : readPart(dir, segment.part, "vector", buffer), space.dim, segment.vectors, { headOnly: only });
       const { docs, rows } = part;
       const { from, count } = bounds(s);
       if (docs[0] < from || docs[docs.length - 1] >= from + count) throw new CheckpointRejected(`a vector part of segment ${s} holds docs outside it`);
@@ -671,8 +672,9 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
       if (rows) index.appendRows(docs, rows, file);
       else if (read) index.appendCodedInPlace(docs, read, file!);
       else index.appendCoded(docs, part.codes!, file!);
-      // A copy: `docs` is a view of the part's bytes, and keeping it would keep the whole part (rows included) in memory.
-      docLists.push(docs.slice());
+      // A copy when `docs` is a view of the part's bytes: keeping it would keep the whole part (rows included)
+      // in memory. The worker's are a copy already.
+      docLists.push(read ? docs : docs.slice());
       return segment;
     });
     if (index.size !== space.vectors) throw new CheckpointRejected(`the vector parts of ${space.provider}/${space.model} hold ${index.size} vectors; the manifest says ${space.vectors}`);
