@@ -45,6 +45,16 @@ export class CoarseLists {
     return this.has(doc) ? this.listOf[doc] : -1;
   }
 
+  /**
+   * Writes the lists of docs from .. to - 1 (listOfDoc of each) into `into` from `at`: one native copy, for a
+   * checkpoint's first step (a call per doc over a million docs took ~15 ms before the JIT had optimised it).
+   */
+  copyListsOf(from: number, to: number, into: Int32Array, at: number): void {
+    const held = Math.max(from, Math.min(to, this.listOf.length));
+    into.set(this.listOf.subarray(from, held), at);
+    into.fill(-1, at + held - from, at + to - from);
+  }
+
   /** Lists `doc` (its unit vector at vectors[at .. at + dim)) under its nearest centroid, moving it if listed. */
   add(doc: number, vectors: Float32Array, at: number): void {
     this.place(doc, this.nearest(vectors, at));

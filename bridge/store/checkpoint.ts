@@ -179,15 +179,19 @@ export function writeCheckpoint(dir: string, image: StoreImage, basis?: Checkpoi
  * manifest does not name (old parts, a crashed or abandoned write's leftovers) go last.
  */
 export function* checkpointSteps(dir: string, image: StoreImage, basis: CheckpointBasis | undefined, tuning: CheckpointTuning = {}): CheckpointSteps {
+  // What the indexes lent this checkpoint, given back however it ends (done, given up, or stopped by return()).
+  const releases: Array<() => void> = [];
   try {
-    return yield* writeInSteps(dir, image, basis, tuning);
+    return yield* writeInSteps(dir, image, basis, tuning, releases);
   } catch (cause) {
     if (typeof (cause as NodeJS.ErrnoException).code !== "string" || cause instanceof DreamError) throw cause;
     throw new DreamError("IO_ERROR", `could not write the checkpoint in ${dir}: ${(cause as Error).message}`, { cause });
+  } finally {
+    for (const release of releases) release();
   }
 }
 
-function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | undefined, tuning: CheckpointTuning): CheckpointSteps {
+function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | undefined, tuning: CheckpointTuning, releases: Array<() => void>): CheckpointSteps {
   const { offset, entries } = image.journal;
   const inMemoryMax = rowsInMemoryMax(tuning);
   const textMax = inMemoryLimit(tuning.textInMemoryMax ?? TEXT_IN_MEMORY_MAX, "textInMemoryMax", "records");
@@ -247,7 +251,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
 
   // One scratch for every vector part: the jobs run one after another, each writing its part before the next.
   const scratch = new VectorPartScratch();
-  const spaces = image.vectors.list().map((space, i) => freezeSpace(space, i, { segmentDocs, segments, changed, recordsOf, scratch }, basis?.spaces.get(space.index), jobs, write, reuse));
+  const spaces = image.vectors.list().map((space, i) => freezeSpace(space, i, { segmentDocs, segments, changed, recordsOf, scratch, releases }, basis?.spaces.get(space.index), jobs, write, reuse));
 
   const { k1, b } = image.bm25;
   const base = basis?.bm25;
@@ -401,6 +405,8 @@ interface SegmentPlan {
   recordsOf: (s: number) => ReadonlyArray<MemoryRecord | undefined>;
   /** Where each vector part is encoded, one after another. */
   scratch: VectorPartScratch;
+  /** Gives back, when the checkpoint ends, what an index lent it. */
+  releases: Array<() => void>;
 }
 
 /**
@@ -423,15 +429,9 @@ function freezeSpace(
   const damaged = index.damagedRows;
   const usable = previous?.overwrites === overwrites ? previous : undefined;
   const frozen: FrozenSpace["segments"] = new Array(plan.segments).fill(null);
-  // One pass over the live docs: each segment's are a run of them (a pass per segment, and another for the
-  // lists, were ~10 ms of a first step at 1M).
-  const liveDocs = index.liveDocs();
-  let next = 0;
   let vectors = 0;
   for (let s = 0; s < plan.segments; s++) {
     const from = s * plan.segmentDocs;
-    const first = next;
-    while (next < liveDocs.length && liveDocs[next] < from + plan.segmentDocs) next++;
     // A part from before format 5 (no head) is written again, so that the next open reads only its head.
     if (usable && !plan.changed[s] && s < usable.segments.length && usable.segments[s]?.head !== undefined) {
       const kept = usable.segments[s];
@@ -439,7 +439,9 @@ function freezeSpace(
       vectors += kept?.vectors ?? 0;
       continue;
     }
-    const docs = liveDocs.subarray(first, next);
+    // Only the segments written are looked at: a pass over every live doc (and a fresh array of them) was
+    // ~15 ms of an incremental checkpoint's first step at 1M.
+    const docs = index.liveDocs(from, from + plan.segmentDocs);
     vectors += docs.length;
     if (docs.length === 0) continue;
     const records = plan.recordsOf(s);
@@ -481,12 +483,14 @@ function freezeSpace(
   }
   // Every vector is in a segment the checkpoint kept or read: a change the counts missed would show here.
   if (vectors !== index.size) throw new Error(`checkpoint: ${vectors} vectors in the segments of ${space.provider}/${space.model}, ${index.size} in its index`);
-  const lists = index.exportLists(liveDocs);
+  const lists = index.lendLists();
   const { provider, model, modelDigest, configHash } = space;
   const entry: FrozenSpace["entry"] = { provider, model, dim, modelDigest, configHash, vectors: index.size };
   if (lists) {
+    // Given back when the checkpoint ends, written or not (checkpointSteps).
+    plan.releases.push(lists.release);
     jobs.push(function* () {
-      entry.lists = { count: lists.centroids.length / dim, part: yield* write(`lists-${i}.bin`, encodeListsPart(dim, lists)) };
+      entry.lists = { count: lists.image.centroids.length / dim, part: yield* write(`lists-${i}.bin`, encodeListsPart(dim, lists.image)) };
     });
   }
   return { index, overwrites, damaged, entry, segments: frozen, written };

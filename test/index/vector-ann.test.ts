@@ -86,6 +86,46 @@ describe("the dense index above flat_max_records", () => {
     expect(hits[0].doc).toBe(4);
   });
 
+  it("lends a checkpoint each live doc's list in doc order, and keeps the array for the next once given back", () => {
+    const vectors = clusteredVectors(2_400, 40, 5);
+    const index = built(2_000, vectors);
+    expect(index.annStatus().mode).toBe("ivf");
+    // Gaps of every shape: the first docs, a run, single docs, the last doc.
+    const removed = new Set([0, 1, 2, 500, 501, 502, 503, 1_000, 1_777, 2_399]);
+    for (const doc of removed) index.remove(doc);
+    const live = Int32Array.from(range(2_400).filter((doc) => !removed.has(doc)));
+    expect(index.liveDocs()).toEqual(live);
+    expect(index.liveDocs(400, 1_001)).toEqual(live.filter((doc) => doc >= 400 && doc < 1_001));
+    expect(index.liveDocs(2_399, 4_096)).toEqual(new Int32Array(0));
+
+    const lent = index.lendLists()!;
+    expect(lent.image.listOf).toHaveLength(live.length);
+    // What a checkpoint writes: restored beside the same rows, the lists probe and answer as the index's own.
+    const twin = new VectorIndex(DIM, { flatMaxRecords: 2_000 });
+    twin.appendRows(live, index.readRows(live));
+    twin.restoreLists(live, lent.image);
+    const random = seededRandom(6);
+    for (let q = 0; q < 20; q++) {
+      const query = Array.from({ length: DIM }, () => random() * 2 - 1);
+      expect(twin.search(query, 10).map((hit) => hit.doc)).toEqual(index.search(query, 10).map((hit) => hit.doc));
+      expect(twin.lastSearch).toEqual(index.lastSearch);
+    }
+
+    // Asked again before it is given back: a fresh array, the same lists.
+    const second = index.lendLists()!;
+    expect(second.image.listOf.buffer).not.toBe(lent.image.listOf.buffer);
+    expect(second.image.listOf).toEqual(lent.image.listOf);
+    const lists = lent.image.listOf.slice();
+    second.release();
+    lent.release();
+    // Given back: the next checkpoint fills the same array again.
+    index.remove(7);
+    const third = index.lendLists()!;
+    expect(third.image.listOf.buffer).toBe(lent.image.listOf.buffer);
+    expect(third.image.listOf).toEqual(lists.filter((_, i) => live[i] !== 7));
+    third.release();
+  });
+
   it("scores what the lists return exactly and finds the exact neighbours on clustered data", () => {
     const vectors = clusteredVectors(3_000, 60, 2);
     const index = built(500, vectors);

@@ -45,6 +45,14 @@ describe("the approximate index in the store", () => {
       store.importRecords(vectors.map((vector, i) => ({ id: `m${i}`, text: `memory number ${i}`, source_type: "user_message", embedding: emb(vector) })));
       await until(() => space(store).index.mode === "ivf");
       built = space(store).index;
+      // A checkpoint borrows the index's array for the lists part and gives it back: the next fills the same.
+      const dense = store.vectors.list()[0].index;
+      const lent = dense.lendLists()!;
+      lent.release();
+      store.checkpoint();
+      const again = dense.lendLists()!;
+      expect(again.image.listOf.buffer).toBe(lent.image.listOf.buffer);
+      again.release();
       expect(space(store)).toMatchObject({ vectors: 4_000, index: { mode: "ivf", flatMaxRecords: 3_000 } });
       const index = denseIndexOf(store, vectors[5]);
       expect(index).toMatchObject({ kind: "ivf", lists: space(store).index.lists, recall_estimate: space(store).index.recallEstimate });
