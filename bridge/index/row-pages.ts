@@ -24,7 +24,10 @@ export class DamagedRowError extends Error {
   }
 }
 
-const PAGE_ROWS = 4096;
+// Small pages: after an open every row is in a file, and the first row stored in a page lies anywhere in it.
+// A page covers its rows from the first, so pages of 4,096 rows made that add allocate (and the allocator
+// zero) up to 8 MB at 512-d: an add of ~110 ms at 1M.
+const PAGE_ROWS = 256;
 // A page grows by doubling from this many rows, so a small index of wide vectors (3,072-d: 48 MiB a full
 // page) takes about what its rows need.
 const MIN_PAGE_ROWS = 64;
@@ -40,6 +43,12 @@ export class RowPages {
   private files = new Map<number, RowFile>();
   private nextFile = FIRST_FILE;
   private readonly scratch: Float32Array;
+  // Counts kept as rows move, so that settle() looks only at the docs released since the last one: a pass
+  // over every doc was ~40 ms, and most of a checkpoint's commit step, at 1M. Rows in memory by page, docs
+  // reading each file by id (ids are never reused: a few hundred at an open, a few a checkpoint).
+  private inMemory = new Int32Array(0);
+  private readers = new Int32Array(FIRST_FILE);
+  private released: number[] = [];
 
   constructor(private readonly dim: number) {
     this.scratch = new Float32Array(dim);
@@ -53,6 +62,9 @@ export class RowPages {
     const slot = new Int32Array(rows);
     slot.set(this.slot);
     this.slot = slot;
+    const inMemory = new Int32Array(Math.ceil(rows / PAGE_ROWS));
+    inMemory.set(this.inMemory);
+    this.inMemory = inMemory;
   }
 
   has(doc: number): boolean {
@@ -71,13 +83,21 @@ export class RowPages {
       this.pages[page] = memory = grown;
     }
     memory.set(row, at);
-    this.where[doc] = IN_MEMORY;
+    this.move(doc, IN_MEMORY);
     return memory.subarray(at, at + dim);
   }
 
-  /** Doc has no row from now on (a load that failed); settle() frees the memory. */
+  /** Doc has no row from now on (a load that failed, a row damaged); settle() frees the memory. */
   forget(doc: number): void {
-    if (this.has(doc)) this.where[doc] = NO_ROW;
+    if (this.has(doc)) this.move(doc, NO_ROW);
+  }
+
+  /**
+   * Doc is no longer live: its row is dropped at the next settle() unless it is live again by then (rows are
+   * read until then: a checkpoint under way writes the docs live at its first step).
+   */
+  release(doc: number): void {
+    if (this.has(doc)) this.released.push(doc);
   }
 
   /**
@@ -131,50 +151,39 @@ export class RowPages {
     for (let i = 0; i < docs.length; i++) {
       const doc = docs[i];
       if (!this.has(doc)) continue;
-      this.where[doc] = id;
+      this.move(doc, id);
       this.slot[doc] = i;
       const page = Math.floor(doc / PAGE_ROWS);
       if (touched[touched.length - 1] !== page) touched.push(page);
     }
     // A page none of whose rows is in memory any more goes now (a store being opened pages a part at a time).
-    for (const page of touched) {
-      let inMemory = false;
-      for (let doc = page * PAGE_ROWS, end = Math.min(this.where.length, doc + PAGE_ROWS); doc < end && !inMemory; doc++) inMemory = this.where[doc] === IN_MEMORY;
-      if (!inMemory) this.pages[page] = undefined;
-    }
+    for (const page of touched) if (this.inMemory[page] === 0) this.pages[page] = undefined;
   }
 
   /** Rows of docs loaded from `file` that were never in memory (an open): row i of it is the row of docs[i]. */
   attach(file: RowFile, docs: Int32Array): void {
     const id = this.nextFile++;
     this.files.set(id, file);
+    this.readersOf(id);
     for (let i = 0; i < docs.length; i++) {
-      this.where[docs[i]] = id;
+      this.move(docs[i], id);
       this.slot[docs[i]] = i;
     }
   }
 
   /**
-   * Drops what no doc that is live now reads: the rows of docs no longer live, the memory pages left without
-   * a row, the files left without one (closed). Rows read until now by anyone (a checkpoint writing) must not
-   * be needed after this.
+   * Drops what no doc that is live now reads: the rows of the docs released and not live again, the memory
+   * pages left without a row, the files left without one (closed). Rows read until now by anyone (a
+   * checkpoint writing) must not be needed after this.
    */
   settle(live: Uint8Array, end: number): void {
-    // By file id (ids are never reused, a few hundred a checkpoint): a Set added to per doc cost ~16 ms at 1M.
-    const used = new Uint8Array(this.nextFile);
-    const held = new Uint8Array(this.pages.length);
-    for (let doc = 0; doc < this.where.length; doc++) {
-      const where = this.where[doc];
-      if (where === NO_ROW) continue;
-      if (doc >= end || live[doc] !== 1) this.where[doc] = NO_ROW;
-      else if (where === IN_MEMORY) held[Math.floor(doc / PAGE_ROWS)] = 1;
-      else used[where] = 1;
-    }
+    for (const doc of this.released) if (doc >= end || live[doc] !== 1) this.forget(doc);
+    this.released = [];
     this.pages.forEach((page, i) => {
-      if (page && held[i] === 0) this.pages[i] = undefined;
+      if (page && this.inMemory[i] === 0) this.pages[i] = undefined;
     });
     for (const [id, file] of this.files) {
-      if (used[id] === 1) continue;
+      if (this.readers[id] > 0) continue;
       this.files.delete(id);
       file.close();
     }
@@ -193,5 +202,28 @@ export class RowPages {
     this.pages = [];
     this.where = new Int32Array(0);
     this.slot = new Int32Array(0);
+    this.inMemory = new Int32Array(0);
+    this.released = [];
+  }
+
+  /** Doc's row is in memory, in file `to`, or gone (NO_ROW) from now on; the counts follow. */
+  private move(doc: number, to: number): void {
+    const from = this.where[doc];
+    if (from === to) return;
+    if (from === IN_MEMORY) this.inMemory[Math.floor(doc / PAGE_ROWS)]--;
+    else if (from !== NO_ROW) this.readers[from]--;
+    if (to === IN_MEMORY) this.inMemory[Math.floor(doc / PAGE_ROWS)]++;
+    else if (to !== NO_ROW) this.readersOf(to)[to]++;
+    this.where[doc] = to;
+  }
+
+  /** The readers array, grown to hold file `id`. */
+  private readersOf(id: number): Int32Array {
+    if (id >= this.readers.length) {
+      const readers = new Int32Array(Math.max(id + 1, 2 * this.readers.length));
+      readers.set(this.readers);
+      this.readers = readers;
+    }
+    return this.readers;
   }
 }

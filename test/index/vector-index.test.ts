@@ -250,6 +250,17 @@ describe("VectorIndex filtering, sizes and bookkeeping", () => {
     expect(sparse.search([1, 0, 0], 5)).toEqual([{ doc: 3, score: 0 }]);
   });
 
+  it("reserves docs for a restore with a quarter more room, so the first vectors stored after it do not grow every array", () => {
+    const restored = new VectorIndex(8);
+    restored.reserveDocs(1_000);
+    expect(restored.codesTarget().capacity).toBe(1_250);
+    for (let doc = 0; doc < 1_250; doc++) restored.set(doc, randomVector(random, 8));
+    expect(restored.codesTarget().capacity).toBe(1_250);
+    restored.set(1_250, randomVector(random, 8));
+    expect(restored.codesTarget().capacity).toBe(2_500);
+    expect(restored.size).toBe(1_251);
+  });
+
   it("exposes a copy of the stored unit vector and nothing for removed docs", () => {
     const copy = index.vectorOf(2)!;
     expect(Math.hypot(...copy)).toBeCloseTo(1, 6);
@@ -413,6 +424,39 @@ describe("VectorIndex rows read from a file (pageRows)", () => {
     index.dispose();
     expect([lowFile.closed, highFile.closed]).toEqual([1, 1]);
     expect(index.disposed).toBe(true);
+  });
+
+  it("drops at a settle only the rows of docs still removed, a page once its last row in memory goes, a file once its last reader goes", () => {
+    const random = seededRandom(12);
+    const index = new VectorIndex(dim);
+    for (let doc = 0; doc < 600; doc++) index.set(doc, randomVector(random, dim));
+    const early = Int32Array.from({ length: 300 }, (_, i) => i);
+    const file = rowFile(index.readRows(early));
+    index.pageRows(file, early);
+    index.settleRows();
+    expect(index.rowFootprint()).toMatchObject({ files: 1 });
+    expect(index.rowFootprint().memoryBytes).toBeGreaterThan(0);
+
+    // Removed and stored again before the settle: the new row stays, in memory (a page of 64 rows again).
+    const again = randomVector(random, dim);
+    index.remove(10);
+    index.set(10, again);
+    for (let doc = 300; doc < 600; doc++) index.remove(doc);
+    // Until the settle, a removed doc's row is still there to read (a checkpoint under way writes it).
+    expect(index.readRows(Int32Array.of(450))).toHaveLength(dim);
+    index.settleRows();
+    expect(index.rowFootprint()).toEqual({ memoryBytes: 64 * dim * 4, files: 1 });
+    expect(cosine(index.vectorOf(10)!, again)).toBeCloseTo(1, 6);
+    expect(() => index.readRows(Int32Array.of(450))).toThrow("doc 450 has no stored row");
+    expect(file.closed).toBe(0);
+
+    // The file's other 299 docs removed: closed at the next settle, not before.
+    for (let doc = 0; doc < 300; doc++) if (doc !== 10) index.remove(doc);
+    expect(file.closed).toBe(0);
+    index.settleRows();
+    expect(file.closed).toBe(1);
+    expect(index.rowFootprint()).toEqual({ memoryBytes: 64 * dim * 4, files: 0 });
+    expect(index.search(again, 1).map((hit) => hit.doc)).toEqual([10]);
   });
 
   it("holds about what its rows need in memory: a few wide vectors do not take a whole page", () => {
