@@ -47,10 +47,12 @@ const RECALL_PROBES = 200;
 const RECALL_K = 10;
 // Work per build step, so no step (which cannot be cut short) pauses requests for long: about 4 ms
 // each here. In int8 multiply-adds, for listing docs against every centroid and for k-means rounds;
-// in gathered code bytes, for the exact scans of the recall estimate; in rows, for copying the sample.
+// in gathered code bytes, for the exact scans of the recall estimate; in time, for copying the sample
+// (its rows are read from checkpoint files at random once the rows are paged: 256 rows a step took 30-45 ms
+// at 1M, reads that missed the page cache).
 const STEP_MACS = 2 ** 26;
 const GATHER_BYTES_PER_STEP = 2 ** 23;
-const COPY_ROWS_PER_STEP = 256;
+const COPY_MS_PER_STEP = 4;
 
 /** Which index answered the last search, and how much of it was read. */
 export interface VectorSearchInfo {
@@ -527,13 +529,17 @@ export class VectorIndex {
     const listCount = Math.max(1, Math.min(4096, Math.round(Math.sqrt(trainedAt))));
     const sampleDocs = this.sampleLiveDocs(SAMPLE_PER_LIST * listCount, trainedAt);
     const sample = new Float32Array(sampleDocs.length * dim);
+    let stepStarted = performance.now();
     for (let i = 0; i < sampleDocs.length; i++) {
       // A doc forgotten since it was drawn may have lost its row (a checkpoint let it go): the row before
       // it stands in, since the sample only has to be typical.
       const row = this.rows.has(sampleDocs[i]) ? this.rowOf(sampleDocs[i]) : undefined;
       if (row) sample.set(row, i * dim);
       else if (i > 0) sample.copyWithin(i * dim, (i - 1) * dim, i * dim);
-      if ((i + 1) % COPY_ROWS_PER_STEP === 0) yield;
+      if (performance.now() - stepStarted >= COPY_MS_PER_STEP) {
+        yield;
+        stepStarted = performance.now();
+      }
     }
     yield;
     const listsTrained = Math.min(listCount, sampleDocs.length);
