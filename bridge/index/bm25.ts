@@ -609,49 +609,65 @@ export class Bm25Index {
   private *repackSteps(added: number[]): Generator<void, void> {
     const step = this.repackStepPostings;
     const termCount = this.termIds.size;
-    // What the packed segment holds: every posting of a doc live now (df counts exactly those), whatever
-    // happens to the doc later. Docs removed meanwhile stay dead in it until the next re-pack.
+    // What the packed segment holds: every posting of a doc live now, whatever happens to the doc later.
+    // Docs removed meanwhile stay dead in it until the next re-pack.
     const packed = this.state.slice();
-    const deadAtStart: number[] = [];
-    for (let doc = 0; doc < packed.length; doc++) if (packed[doc] === DEAD) deadAtStart.push(doc);
     const deltaEnd = this.deltaCount;
     const { mainTerms, mainOffsets, mainDocs, mainTfs, mainBigTfs } = this;
-    const offsets = new Int32Array(termCount + 1);
-    for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t] + this.df[t];
-    const total = offsets[termCount];
-    const docs = new Int32Array(total);
-    const tfs = new Uint8Array(total);
-    const big = new Map<number, number>();
-    const cursor = offsets.slice(0, termCount);
+    const mainEnd = mainOffsets[mainTerms];
     yield;
-    for (let p = 0, t = 0, end = mainOffsets[mainTerms]; p < end; yield) {
-      for (const stop = Math.min(end, p + step); p < stop; p++) {
+    const deadAtStart: number[] = [];
+    for (let doc = packed.indexOf(DEAD); doc !== -1; doc = packed.indexOf(DEAD, doc + 1)) deadAtStart.push(doc);
+    // Each term's postings counted as they will be packed (a pass of its own, in steps: offsets made from df
+    // at once were a step of ~200 ms at 1M, 2.7M terms). starts[t + 1] counts term t, then becomes where it
+    // starts, then (as the fill's cursor) where it ends: starts[0 .. termCount] are the offsets at the end.
+    const starts = new Int32Array(termCount + 2);
+    for (let p = 0, t = 0; p < mainEnd; yield) {
+      for (const stop = Math.min(mainEnd, p + step); p < stop; p++) {
         while (p >= mainOffsets[t + 1]) t++;
-        const doc = mainDocs[p];
-        if (packed[doc] !== LIVE) continue;
-        docs[cursor[t]] = doc;
-        putTf(tfs, big, cursor[t]++, mainTfs[p] === TF_BIG ? mainBigTfs.get(p)! : mainTfs[p]);
+        if (packed[mainDocs[p]] === LIVE) starts[t + 2]++;
       }
     }
     for (let p = 0; p < deltaEnd; yield) {
       // Read through `this`: adds may have grown (reallocated) the delta arrays since the last step.
+      const { deltaDocs, deltaTerms } = this;
+      for (const stop = Math.min(deltaEnd, p + step); p < stop; p++) if (packed[deltaDocs[p]] === LIVE) starts[deltaTerms[p] + 2]++;
+    }
+    for (let t = 0; t < termCount; yield) for (const stop = Math.min(termCount, t + step); t < stop; t++) starts[t + 2] += starts[t + 1];
+    const total = starts[termCount + 1];
+    const docs = new Int32Array(total);
+    const tfs = new Uint8Array(total);
+    const big = new Map<number, number>();
+    for (let p = 0, t = 0; p < mainEnd; yield) {
+      for (const stop = Math.min(mainEnd, p + step); p < stop; p++) {
+        while (p >= mainOffsets[t + 1]) t++;
+        const doc = mainDocs[p];
+        if (packed[doc] !== LIVE) continue;
+        const at = starts[t + 1]++;
+        docs[at] = doc;
+        putTf(tfs, big, at, mainTfs[p] === TF_BIG ? mainBigTfs.get(p)! : mainTfs[p]);
+      }
+    }
+    for (let p = 0; p < deltaEnd; yield) {
       const { deltaDocs, deltaTerms, deltaTfs } = this;
       for (const stop = Math.min(deltaEnd, p + step); p < stop; p++) {
         const doc = deltaDocs[p];
         if (packed[doc] !== LIVE) continue;
-        const t = deltaTerms[p];
-        docs[cursor[t]] = doc;
-        putTf(tfs, big, cursor[t]++, deltaTfs[p]);
+        const at = starts[deltaTerms[p] + 1]++;
+        docs[at] = doc;
+        putTf(tfs, big, at, deltaTfs[p]);
       }
     }
-    for (let t = 0; t < termCount; t++) {
-      if (cursor[t] !== offsets[t + 1]) throw new Error(`Bm25Index.maintain: term ${t} packed ${cursor[t] - offsets[t]} postings, df says ${offsets[t + 1] - offsets[t]}`);
-    }
-    yield;
-    // Whether each term's postings are in doc order, and its exact bounds, over the new segment.
+    const offsets = starts.subarray(0, termCount + 1);
+    // Whether each term's postings are in doc order, and its exact bounds, over the new segment (a term with
+    // no postings keeps the empty bounds: 0 and the largest length).
     let sorted = true;
     const maxTf = new Int32Array(termCount);
-    const minLength = new Int32Array(termCount).fill(0x7fffffff);
+    const minLength = new Int32Array(termCount);
+    for (let t = 0; t < termCount; t += 4 * step) {
+      minLength.fill(0x7fffffff, t, t + 4 * step);
+      yield;
+    }
     for (let p = 0, t = 0; p < total; yield) {
       const { docLengths } = this;
       for (const stop = Math.min(total, p + step); p < stop; p++) {
