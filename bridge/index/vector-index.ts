@@ -406,14 +406,15 @@ export class VectorIndex {
    * The built lists for a checkpoint (undefined when none are built): each live doc's list, in doc order (as
    * liveDocs() gives them), a run of live docs at a time. `listOf` is lent: the index keeps it from one
    * checkpoint to the next until release() (a fresh one, 4 MB at 1M, cost ~13 ms of first touches on the
-   * bench VM, in a checkpoint's first step); lent already, a fresh one is made.
+   * bench VM, in a checkpoint's first step), sized to the index's capacity so that a growing index fills the
+   * same one; lent already, a fresh one is made.
    */
   lendLists(): { image: ListsImage; release(): void } | undefined {
     if (!this.ann) return undefined;
     const { lists, recall, share, trainedAt } = this.ann;
     const kept = this.listsScratch;
     const own = kept !== undefined && !kept.lent && kept.array.length >= this.count;
-    const scratch = own ? kept : { array: new Int32Array(this.count), lent: false };
+    const scratch = own ? kept : { array: new Int32Array(Math.max(this.count, this.capacity)), lent: false };
     if (!own && (kept === undefined || !kept.lent)) this.listsScratch = scratch;
     const listOf = scratch.array.subarray(0, this.count);
     let at = 0;

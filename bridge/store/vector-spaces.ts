@@ -52,6 +52,12 @@ export class DocHashes {
     return true;
   }
 
+  /** Whether every doc that has a hash passes `test` (a loop: a million docs spread from keys() took ~0.15 s at open). */
+  everyDoc(test: (doc: number) => boolean): boolean {
+    for (let doc = 0; doc < this.hashes.length; doc++) if (this.hashes[doc] !== undefined && !test(doc)) return false;
+    return true;
+  }
+
   /** The docs that have a hash, in doc order. */
   *keys(): Generator<number> {
     for (let doc = 0; doc < this.hashes.length; doc++) if (this.hashes[doc] !== undefined) yield doc;
@@ -115,7 +121,7 @@ export class VectorSpaces {
   restore(binding: VectorBinding, index: VectorIndex, contentHashByDoc: DocHashes): void {
     const key = spaceKey(binding);
     if (this.spaces.has(key)) throw new Error(`vector space ${binding.provider}/${binding.model}/${binding.dim} is restored twice`);
-    if (index.dim !== binding.dim || index.size !== contentHashByDoc.size || [...contentHashByDoc.keys()].some((doc) => !index.has(doc))) {
+    if (index.dim !== binding.dim || index.size !== contentHashByDoc.size || !contentHashByDoc.everyDoc((doc) => index.has(doc))) {
       throw new Error(`vector space ${binding.provider}/${binding.model}/${binding.dim}: index and content hashes disagree`);
     }
     index.configure(this.annOptions);

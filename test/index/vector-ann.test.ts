@@ -118,12 +118,18 @@ describe("the dense index above flat_max_records", () => {
     const lists = lent.image.listOf.slice();
     second.release();
     lent.release();
-    // Given back: the next checkpoint fills the same array again.
+    // Given back: the next checkpoint fills the same array again, the index grown since or not.
     index.remove(7);
     const third = index.lendLists()!;
     expect(third.image.listOf.buffer).toBe(lent.image.listOf.buffer);
     expect(third.image.listOf).toEqual(lists.filter((_, i) => live[i] !== 7));
     third.release();
+    index.set(2_400, vectors[5]);
+    index.set(2_401, vectors[6]);
+    const grown = index.lendLists()!;
+    expect(grown.image.listOf).toHaveLength(live.length + 1);
+    expect(grown.image.listOf.buffer).toBe(lent.image.listOf.buffer);
+    grown.release();
   });
 
   it("scores what the lists return exactly and finds the exact neighbours on clustered data", () => {
