@@ -1,7 +1,7 @@
 // Incremental BM25 serving index: a packed CSR main segment, an append-only delta segment for recent adds,
 // tombstoned deletes with exact live statistics, and full-corpus top-k search. Snapshots live in bm25-snapshot.ts.
 import { TopK, type Scored } from "./top-k";
-import { decodeSnapshot, type DecodedSnapshot, encodePostingsInSteps, type PostingBounds, type SnapshotSource, snapshotTerms } from "./bm25-snapshot";
+import { decodeSnapshot, type DecodedSnapshot, encodePostingsInSteps, type PostingBounds, type SnapshotSource, snapshotTerms, withHeadroom } from "./bm25-snapshot";
 import { lowerBound, maxScoreTopK, TF_BIG, type TermPostings } from "./bm25-maxscore";
 import { grownCapacity } from "./capacity";
 import { runToEnd } from "./run-steps";
@@ -537,7 +537,7 @@ export class Bm25Index {
     const termCount = image.termLengths.length;
     if (terms.size !== termCount) throw new Error(`Bm25Index.fromSnapshot: a dictionary of ${terms.size} terms for a snapshot of ${termCount}`);
     index.termIds = terms;
-    index.growDocs(image.docLengths.length);
+    index.growDocs(withHeadroom(image.docLengths.length));
     for (let doc = 0; doc < image.docLengths.length; doc++) {
       if (image.docLengths[doc] < 0) continue;
       index.state[doc] = LIVE;
@@ -771,7 +771,7 @@ export class Bm25Index {
       this.mainSorted = bounds.sorted;
       this.maxTf = bounds.maxTf;
       this.minLength = bounds.minLength;
-      this.growTerms(termCount);
+      this.growTerms(withHeadroom(termCount));
     } else {
       this.growTerms(termCount);
       let sorted = true;
@@ -933,9 +933,16 @@ function putTf(tfs: Uint8Array | Int32Array, big: Map<number, number> | undefine
 
 type Growable = Int32Array | Uint8Array | Float64Array;
 
-// Grown as grownCapacity() says; new slots hold `fill`.
+// Grown as grownCapacity() says; new slots hold `fill`. A view with room left in its buffer (a snapshot's
+// bounds, snapshotArrays) grows into it first, without a copy.
 function grow<T extends Growable>(array: T, need: number, fill = 0): T {
   if (array.length >= need) return array;
+  const room = array.byteOffset === 0 ? array.buffer.byteLength / array.BYTES_PER_ELEMENT : 0;
+  if (room >= need) {
+    const next = new (array.constructor as new (buffer: ArrayBufferLike, at: number, length: number) => T)(array.buffer, 0, room);
+    if (fill !== 0) next.fill(fill, array.length);
+    return next;
+  }
   const next = new (array.constructor as new (length: number) => T)(grownCapacity(array.length, need));
   next.set(array);
   if (fill !== 0) next.fill(fill, array.length);

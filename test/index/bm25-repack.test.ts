@@ -93,6 +93,31 @@ describe("Bm25Index background re-pack", () => {
     expect(opsWhileRepacking).toBeGreaterThan(20 * 100);
   });
 
+  it("takes new terms and docs after a load from a snapshot, into the room its arrays leave and past it", () => {
+    const random = seededRandom(77);
+    const live = new Map<number, string[]>();
+    const original = new Bm25Index();
+    for (let doc = 0; doc < 80; doc++) {
+      const tokens = randomDoc(random);
+      live.set(doc, tokens);
+      original.add(doc, tokens);
+    }
+    const loaded = Bm25Index.deserialize(original.serialize());
+    expectSameAnswers(loaded, live, random);
+    // Far more new terms than an eighth of the snapshot's, a tf past the old bounds, and short docs.
+    for (let doc = 80; doc < 400; doc++) {
+      const tokens = doc % 5 === 0 ? [`fresh${doc}`] : [...randomDoc(random), `fresh${doc}`, `fresh${doc}`, `fresh${doc - 1}`, "mug", "mug", "mug"];
+      live.set(doc, tokens);
+      loaded.add(doc, tokens);
+      if (doc % 40 === 0) expectSameAnswers(loaded, live, random);
+    }
+    expectSameAnswers(loaded, live, random);
+    const reference = rebuilt(live);
+    for (const query of [["fresh81", "mug"], ["fresh200"], ["fresh399", "fresh398", "passport"], ["mug"]]) {
+      for (const k of [1, 3, 50]) expect(loaded.search(query, k)).toEqual(reference.search(query, k));
+    }
+  });
+
   it("writes a snapshot mid-re-pack, with a delta and dead docs, as the bytes a vacuum would give, and leaves the index as it was", () => {
     let midRepack = 0;
     fc.assert(
