@@ -639,15 +639,9 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     for (const record of kept) records.push(record);
   });
   const docById = checkRecords(records, manifest.live);
-  // Read straight into the index's arrays: the snapshot of a million memories is ~400 MB.
-  const bm25 = built.reader ? built.reader.takeSnapshot().bm25 : readSnapshot(dir, manifest.bm25.part);
-  const indexed = catchUpLexical(bm25, records, manifest.bm25);
-  if (bm25.size !== manifest.live || records.some((record, doc) => (record !== undefined) !== bm25.has(doc))) {
-    throw new CheckpointRejected("the BM25 snapshot and the records disagree on which docs are live");
-  }
-  // The heads the worker read, their codes in the indexes already (undefined: none, or it stopped).
+  // The heads the worker read first, their codes in the indexes already (undefined: none, or it stopped):
+  // bound to the records while the worker still reads the snapshot.
   const heads = built.reader?.takeVectors();
-  built.reader?.cancel();
   const vectors = new VectorSpaces();
   const spaces = new Map<VectorIndex, SpaceBasis>();
   for (const [i, space] of manifest.vector_spaces.entries()) {
@@ -687,6 +681,13 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     if (space.lists) index.restoreLists(allDocs, decodeListsPart(readPart(dir, space.lists.part, "lists"), space.dim, space.lists.count, space.vectors));
     vectors.restore(space, index, contentHashByDoc);
     spaces.set(index, { overwrites: index.overwrites, segments });
+  }
+  // Read straight into the index's arrays: the snapshot of a million memories is ~400 MB.
+  const bm25 = built.reader ? built.reader.takeSnapshot().bm25 : readSnapshot(dir, manifest.bm25.part);
+  built.reader?.cancel();
+  const indexed = catchUpLexical(bm25, records, manifest.bm25);
+  if (bm25.size !== manifest.live || records.some((record, doc) => (record !== undefined) !== bm25.has(doc))) {
+    throw new CheckpointRejected("the BM25 snapshot and the records disagree on which docs are live");
   }
   const state: RestoredState = { records, docById, texts, replies, bm25, vectors, offset: manifest.journal.offset, entries: manifest.journal.entries };
   // Statements from another analyzer are not wrong data, only another reading of the text: recompute them

@@ -7,12 +7,18 @@ export class ScopeMasks {
 
   add(doc: number, scope: string): void {
     this.scopeOfDoc[doc] = scope;
-    this.cache.clear();
+    this.forgetMasks();
   }
 
   remove(doc: number): void {
     this.scopeOfDoc[doc] = undefined;
-    this.cache.clear();
+    this.forgetMasks();
+  }
+
+  // Only when there are masks: Map.clear() makes a new table each time, even of an empty map, and a store
+  // opened at 1M adds a million docs here (~0.1-0.5 s of garbage).
+  private forgetMasks(): void {
+    if (this.cache.size > 0) this.cache.clear();
   }
 
   /** undefined means "no filter": every live doc is visible. */
