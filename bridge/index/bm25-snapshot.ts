@@ -1,6 +1,7 @@
 // Binary snapshot format of the BM25 index (magic + version + packed postings), and its strict decoder:
 // unknown magic or version, truncation and inconsistent postings are refused with a message saying which.
 import { TF_BIG } from "./bm25-maxscore";
+import { withHeadroom } from "./capacity";
 import { TermDictionary } from "./term-dictionary";
 
 /** A packed, tombstone-free image of a Bm25Index. */
@@ -187,7 +188,7 @@ function arrayLengths({ termCount, postings, docCount }: SnapshotLayout): Record
 
 /**
  * Arrays for a snapshot of `layout`, in buffers `buffer` makes (fresh ArrayBuffers by default). The terms'
- * bounds, which the index keeps, lie in buffers with room for TERMS_HEADROOM more terms (views of the
+ * bounds, which the index keeps, lie in buffers with room for more terms (withHeadroom; views of the
  * snapshot's length): the index grows into it without a copy (bm25.ts, grow).
  */
 export function snapshotArrays(layout: SnapshotLayout, buffer: (bytes: number) => ArrayBufferLike = (bytes) => new ArrayBuffer(bytes)): SnapshotArrays {
@@ -202,15 +203,6 @@ export function snapshotArrays(layout: SnapshotLayout, buffer: (bytes: number) =
     maxTf: int32s(lengths.maxTf, withHeadroom(lengths.maxTf)),
     minLength: int32s(lengths.minLength, withHeadroom(lengths.minLength)),
   };
-}
-
-/**
- * `count` and an eighth more: what an index read from a snapshot reserves for the terms and docs to come.
- * Without it the first new term after opening 1M grew every per-term array from 2.7M (copies into ~64 MB
- * of fresh pages, ~0.2 s) and the first new doc every per-doc one.
- */
-export function withHeadroom(count: number): number {
-  return count + Math.ceil(count / 8);
 }
 
 /** Decodes and checks a snapshot, into `into` when given (arrays of its layout, snapshotArrays). */

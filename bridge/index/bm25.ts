@@ -1,9 +1,9 @@
 // Incremental BM25 serving index: a packed CSR main segment, an append-only delta segment for recent adds,
 // tombstoned deletes with exact live statistics, and full-corpus top-k search. Snapshots live in bm25-snapshot.ts.
 import { TopK, type Scored } from "./top-k";
-import { decodeSnapshot, type DecodedSnapshot, encodePostingsInSteps, type PostingBounds, type SnapshotSource, snapshotTerms, withHeadroom } from "./bm25-snapshot";
+import { decodeSnapshot, type DecodedSnapshot, encodePostingsInSteps, type PostingBounds, type SnapshotSource, snapshotTerms } from "./bm25-snapshot";
 import { lowerBound, maxScoreTopK, TF_BIG, type TermPostings } from "./bm25-maxscore";
-import { grownCapacity } from "./capacity";
+import { grownCapacity, withHeadroom } from "./capacity";
 import { runToEnd } from "./run-steps";
 import { TermDictionary } from "./term-dictionary";
 

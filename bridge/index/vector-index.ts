@@ -387,13 +387,11 @@ export class VectorIndex {
 
   /** The live docs from `from` to `to` - 1, in increasing order. */
   liveDocs(from = 0, to = this.end): Int32Array {
+    const end = Math.min(to, this.end);
     let count = 0;
-    forEachRun(this.live, from, Math.min(to, this.end), (first, after) => (count += after - first));
+    for (let doc = from; doc < end; doc++) count += this.live[doc];
     const docs = new Int32Array(count);
-    let i = 0;
-    forEachRun(this.live, from, Math.min(to, this.end), (first, after) => {
-      for (let doc = first; doc < after; doc++) docs[i++] = doc;
-    });
+    for (let doc = from, i = 0; doc < end; doc++) if (this.live[doc] === 1) docs[i++] = doc;
     return docs;
   }
 
