@@ -141,16 +141,17 @@ export class RowPages {
   /**
    * Reads rows from `file` from now on: row `slot` of it is the row of docs[slot], which must equal what
    * this index holds for that doc (the caller wrote the file from it). Docs without a row are skipped. The
-   * memory and the files that no live doc needs any more are let go by settle().
+   * memory and the files that no live doc needs any more are let go by settle(). Without `inMemoryToo`, only
+   * docs read from a file move (a row written since the file was may be one of those in memory).
    */
-  page(file: RowFile, docs: Int32Array): void {
+  page(file: RowFile, docs: Int32Array, inMemoryToo = true): void {
     const id = this.nextFile++;
     this.files.set(id, file);
     // Docs come in increasing order: the pages touched are runs (a Set of them cost ~17 ms a commit at 1M).
     const touched: number[] = [];
     for (let i = 0; i < docs.length; i++) {
       const doc = docs[i];
-      if (!this.has(doc)) continue;
+      if (!this.has(doc) || (!inMemoryToo && this.where[doc] === IN_MEMORY)) continue;
       this.move(doc, id);
       this.slot[doc] = i;
       const page = Math.floor(doc / PAGE_ROWS);

@@ -311,10 +311,12 @@ export class VectorIndex {
   /**
    * Reads the rows of `docs` from `file` from now on (row i of it is the row of docs[i], written from this
    * index), letting go of the memory they took: a checkpoint that holds them calls this once it is committed.
-   * Nothing read before needs those rows in memory afterwards.
+   * Nothing read before needs those rows in memory afterwards. `overwrites` is what `overwrites` was when the
+   * file's rows were read: if a vector was replaced since, a row in memory may be newer than the file's, and
+   * only the docs read from a file move (their rows were not replaced: a replaced row is in memory).
    */
-  pageRows(file: RowFile, docs: Int32Array): void {
-    this.rows.page(file, docs);
+  pageRows(file: RowFile, docs: Int32Array, overwrites = this.overwritten): void {
+    this.rows.page(file, docs, overwrites === this.overwritten);
   }
 
   /** After pageRows: frees the memory and closes the files no live doc reads any more. */

@@ -277,6 +277,11 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
   yield;
 
   for (const job of jobs) yield* job();
+  // The analyzers' ids are found once a process, by analysing probe texts (~15 ms for the statements'):
+  // in a step of their own, not the commit's.
+  analyzerId();
+  statementsAnalyzerId();
+  yield;
   // Rows were read as the steps went: a vector replaced meanwhile may have been read half old.
   for (const space of spaces) {
     if (space.index.overwrites !== space.overwrites) throw new CheckpointAbandoned(`a vector in ${space.entry.provider}/${space.entry.model} was replaced while the checkpoint was written`);
@@ -306,8 +311,6 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
   syncDirectory(dir);
   renameWithRetry(path.join(dir, temporary), path.join(dir, MANIFEST_FILE));
   syncDirectory(dir);
-  // Before the old parts go: an index lets go of a part it reads rows from only when a new one holds them.
-  for (const space of spaces) pageSpace(dir, space.index, space.written, inMemoryMax);
   const paging = pageTexts ? image.texts!.page(textParts) : undefined;
   const named = manifestParts(manifest);
   const keep = new Set([MANIFEST_FILE, ...named.map((part) => part.file)]);
@@ -330,6 +333,9 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     spaces: new Map(spaces.map((space) => [space.index, { overwrites: space.overwrites, segments: space.segments }])),
   };
   image.committed?.(written, next);
+  // Before the old parts go, a part a step (a million rows moved at once were ~25 ms of the commit's step):
+  // an index lets go of a part it reads rows from only when a new one holds them.
+  for (const space of spaces) yield* pageSpaceSteps(dir, space.index, space.written, inMemoryMax, space.overwrites);
   // The texts' new parts opened a part a step, before the old ones go (no file is removed while open).
   if (paging) for (let step = paging.next(); !step.done && step.value !== TEXTS_OPENED; step = paging.next()) yield;
   // Then the files the manifest does not name, a file a step: removing the 737 parts of a million memories
@@ -526,21 +532,25 @@ function* withTextRanges(lines: Iterable<Buffer>, count: number, ranges: TextRan
  * Has `index` read the rows of `parts` from those files from now on, and free what no live doc reads. A
  * part that cannot be opened (out of file handles) leaves its rows in memory: nothing is lost by that.
  */
-function pageSpace(dir: string, index: VectorIndex, parts: readonly WrittenRows[], inMemoryMax: number): void {
-  if (index.disposed) return;
+function* pageSpaceSteps(dir: string, index: VectorIndex, parts: readonly WrittenRows[], inMemoryMax: number, overwrites: number): Generator<void, void> {
   // Once some rows are read back, all are (a space shrunk under the limit too): a part rewritten must not
   // leave docs reading the old one, which is removed next.
-  if (index.size <= inMemoryMax && index.rowFootprint().files === 0) return;
+  if (index.disposed || (index.size <= inMemoryMax && index.rowFootprint().files === 0)) return;
   for (const { docs, part, rows: where } of parts) {
+    yield;
+    // Dropped (its space) since: nothing of it is read any more.
+    if (index.disposed) return;
     let rows: RowFile | undefined;
     try {
       rows = openVectorRows(path.join(dir, part.file), index.dim, docs.length, where);
     } catch {
       rows = undefined;
     }
-    if (rows) index.pageRows(rows, docs);
+    // Writes go on between these steps: a vector replaced since the part was written stays in memory.
+    if (rows) index.pageRows(rows, docs, overwrites);
   }
-  index.settleRows();
+  yield;
+  if (!index.disposed) index.settleRows();
 }
 
 /** Restores the state a checkpoint holds, or says why it cannot be used. Reads nothing but `dir` and the journal. */
@@ -609,6 +619,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   }
   const records: Array<MemoryRecord | undefined> = [];
   const texts = manifest.live > limits.texts ? (built.texts = new TextPages()) : undefined;
+  texts?.reserve(manifest.docs);
   const replies = new Uint8Array(manifest.docs);
   const shared = new SharedValues();
   // Record, statement and vector parts are read into one buffer: nothing decoded from them keeps their bytes.

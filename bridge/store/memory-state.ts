@@ -291,6 +291,8 @@ export class MemoryState implements SearchView {
     // A part a step: moving a million paged records to the new parts at once was a step of ~56 ms. Until
     // the settle, records read from the old parts and the new alike.
     const opened: Array<{ part: TextPart; id: number | undefined }> = [];
+    yield;
+    this.texts.reserve(this.records.length);
     for (const part of parts) {
       yield;
       opened.push({ part, id: this.texts.open(part, current) });

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Manifest, manifestParts } from "../../bridge/store/checkpoint-format";
 import type { MemoryStore, StoreOptions } from "../../bridge/store/memory-store";
-import { checkpointStatus, copyDataDir, linux, observe, openAt, openFilesUnder, readManifest, RECORDS, touchEarlier, writeHistory } from "./checkpoint-fixtures";
+import { checkpointStatus, copyDataDir, linux, main, observe, openAt, openFilesUnder, readManifest, RECORDS, touchEarlier, writeHistory } from "./checkpoint-fixtures";
 import { tempDir } from "./helpers";
 
 const SEGMENT = 16;
@@ -125,6 +125,60 @@ describe("vector rows read from the checkpoint", () => {
     } finally {
       reopened.close();
       replayed.close();
+    }
+  });
+
+  it("a vector replaced after a checkpoint's commit, while its rows move to the new parts a part a step, keeps its new row", () => {
+    const dataDir = tempDir("rows-paged-commit-");
+    const paged = openAt(dataDir, options(true));
+    const reference = openAt(tempDir("rows-paged-commit-ref-"), options(false));
+    const manifestOffset = () => readManifest(dataDir).journal.offset;
+    const vectorOf = (store: MemoryStore, id: string) => Array.from(store.currentWithVectors(id)!.embeddings.at(-1)!.vector);
+    try {
+      for (const store of [paged, reference]) {
+        writeHistory(store, 0, 150);
+        store.checkpoint();
+        // Rows in memory (docs 150 on) beside rows read back from the first checkpoint's parts; every
+        // segment changes, so the next checkpoint rewrites each one's vector part.
+        store.importRecords(RECORDS.slice(150, 200));
+        touchEarlier(store, 0, 150);
+        for (let i = 1; i < 150; i += 16) if (store.get(`m-${i}`)) store.forget(`m-${i}`);
+      }
+      // One with its row in memory, one read from the first checkpoint's part: both parts are rewritten.
+      const withRow = (from: number) => RECORDS.slice(from).find((r) => paged.currentWithVectors(r.id as string)?.embeddings.at(-1)?.model === "m8")!.id as string;
+      const replaced = [withRow(150), withRow(40)];
+      const before = manifestOffset();
+      let outcome = paged.checkpointInSteps(0);
+      let stepsAfterCommit = 0;
+      for (; outcome === undefined; outcome = paged.checkpointInSteps(0)) {
+        if (manifestOffset() === before) continue;
+        // Committed: the parts hold the old vectors. Replace them on both stores between the steps that move
+        // rows to those parts (the first such step has not run yet).
+        if (stepsAfterCommit++ === 0) {
+          for (const [k, id] of replaced.entries()) {
+            const record = paged.get(id)!;
+            const vector = Float32Array.from({ length: 8 }, (_, j) => (j === k ? 1 : 0.25));
+            for (const store of [paged, reference]) store.attachVectors([{ id, contentHash: record.content_hash, embedding: { ...main([]), vector } }]);
+          }
+        }
+      }
+      expect(outcome).toHaveProperty("parts_written");
+      expect(stepsAfterCommit).toBeGreaterThan(paged.vectors.list().length);
+      for (const id of replaced) expect(vectorOf(paged, id)).toEqual(vectorOf(reference, id));
+      expect(observe(paged)).toEqual(observe(reference));
+      // Once a vector was replaced, only rows read back from a file moved to the new parts (a row in memory
+      // might be newer than its part's): the parts of segments below doc 150 are read, the rest stay in
+      // memory until the next checkpoint.
+      const m8 = paged.vectors.list().find((space) => space.model === "m8")!.index;
+      const segments = readManifest(dataDir).vector_spaces.find((space) => space.model === "m8")!.segments;
+      expect(m8.rowFootprint().memoryBytes).toBeGreaterThan(0);
+      expect(m8.rowFootprint().files).toBe(segments.filter((segment, s) => segment !== null && s * SEGMENT < 150).length);
+      expect(paged.checkpoint()).toHaveProperty("parts_written");
+      expect(m8.rowFootprint()).toEqual({ memoryBytes: 0, files: vectorPartsOf(readManifest(dataDir), "m8").length });
+      expect(observe(paged)).toEqual(observe(reference));
+    } finally {
+      paged.close();
+      reference.close();
     }
   });
 
