@@ -57,12 +57,20 @@ export interface PostingsHeader {
   docLengths: Int32Array;
 }
 
+/** A snapshot's postings in file order (by term, each term's list whole), one field at a time. */
+export interface PostingsStream {
+  /** Writes the next docs (field "docs") or tfs (field "tfs") into `out` from 0; returns how many (0: none left). */
+  fill(out: Int32Array): number;
+}
+
 /**
- * A snapshot whose postings `fill` writes straight into the output, in the CSR layout `offsets` describes
- * (an index encodes its live postings without first packing them into arrays of its own), in steps: `fill`
- * yields between pieces of its work, and the terms go TERMS_PER_STEP at a time.
+ * A snapshot as chunks of at most CHUNK_BYTES, each made when the previous one has been used (so one scratch
+ * serves them all): what a checkpoint writes and hashes a chunk a step. `postings(field)` streams the docs,
+ * then the tfs. Before, the whole snapshot (~400 MB at 1M) was one allocation, and V8 answered that much new
+ * memory outside its heap with a full collection of a heap holding a million records (150-200 ms). The term
+ * lengths are counted in steps first (TERMS_PER_STEP); the chunks follow from the returned iterable.
  */
-export function* encodePostingsInSteps(image: PostingsHeader, fill: (docs: Int32Array, tfs: Int32Array) => Generator<void>): Generator<void, Uint8Array> {
+export function* snapshotChunksInSteps(image: PostingsHeader, postings: (field: "docs" | "tfs") => PostingsStream): Generator<void, Iterable<Uint8Array>> {
   const { termCount } = image;
   const lengths = new Int32Array(termCount);
   let termUnits = 0;
@@ -71,38 +79,70 @@ export function* encodePostingsInSteps(image: PostingsHeader, fill: (docs: Int32
     termUnits += lengths[id];
     if (++id % TERMS_PER_STEP === 0) yield;
   }
-  const postings = image.offsets[termCount];
-  const bytes = new Uint8Array(snapshotBytes(termCount, termUnits, postings, image.docLengths.length));
-  const view = new DataView(bytes.buffer);
-  for (let i = 0; i < MAGIC.length; i++) bytes[i] = MAGIC.charCodeAt(i);
-  [BM25_SNAPSHOT_VERSION, termCount, termUnits, postings, image.docLengths.length, 0].forEach((value, i) => view.setUint32(8 + 4 * i, value, true));
+  return snapshotChunks(image, lengths, termUnits, postings);
+}
+
+function* snapshotChunks(image: PostingsHeader, lengths: Int32Array, termUnits: number, postings: (field: "docs" | "tfs") => PostingsStream): Generator<Uint8Array> {
+  const { termCount } = image;
+  const count = image.offsets[termCount];
+  const header = new Uint8Array(HEADER_BYTES);
+  const view = new DataView(header.buffer);
+  for (let i = 0; i < MAGIC.length; i++) header[i] = MAGIC.charCodeAt(i);
+  [BM25_SNAPSHOT_VERSION, termCount, termUnits, count, image.docLengths.length, 0].forEach((value, i) => view.setUint32(8 + 4 * i, value, true));
   view.setFloat64(32, image.k1, true);
   view.setFloat64(40, image.b, true);
-  // A few MB a step: 2.7M terms' lengths and offsets are 11 MB each, copied into fresh pages.
-  let at = yield* putInt32sInSteps(bytes, HEADER_BYTES, lengths);
-  at = yield* putInt32sInSteps(bytes, at, image.offsets.subarray(0, termCount + 1));
-  yield;
-  // Every section before this one is whole 32-bit words, so the postings are aligned for Int32Array views.
-  if (LITTLE_ENDIAN) {
-    yield* fill(new Int32Array(bytes.buffer, at, postings), new Int32Array(bytes.buffer, at + 4 * postings, postings));
-    at += 8 * postings;
-  } else {
-    const docs = new Int32Array(postings);
-    const tfs = new Int32Array(postings);
-    yield* fill(docs, tfs);
-    at = putInt32s(bytes, putInt32s(bytes, at, docs), tfs);
+  yield header;
+  const scratch = new Uint8Array(CHUNK_BYTES);
+  const values = new Int32Array(CHUNK_BYTES / 4);
+  yield* int32Chunks(lengths, scratch);
+  yield* int32Chunks(image.offsets.subarray(0, termCount + 1), scratch);
+  for (const field of ["docs", "tfs"] as const) {
+    const stream = postings(field);
+    let written = 0;
+    for (let n = stream.fill(values); n > 0; n = stream.fill(values)) {
+      written += n;
+      yield* int32Chunks(values.subarray(0, n), scratch);
+    }
+    if (written !== count) throw new Error(`snapshotChunks: the ${field} of ${written} postings were written, the offsets say ${count}`);
   }
-  at = yield* putInt32sInSteps(bytes, at, image.docLengths);
-  yield;
-  // No string per term: 2.7M of them at 1M memories made steps of 40-115 ms, most of it collecting them.
-  for (let id = 0; id < termCount; ) {
-    const end = image.terms.writeTerm(id, view, at);
-    if (end - at !== 2 * lengths[id]) throw new Error(`encodePostingsInSteps: term ${id} wrote ${(end - at) / 2} units, its length is ${lengths[id]}`);
-    at = end;
-    if (++id % TERMS_PER_STEP === 0) yield;
+  yield* int32Chunks(image.docLengths, scratch);
+  // The terms' units, as many whole terms a chunk as fit (a longer one gets a buffer of its own).
+  const termView = new DataView(scratch.buffer);
+  let at = 0;
+  for (let id = 0; id < termCount; id++) {
+    const bytes = 2 * lengths[id];
+    if (at + bytes > CHUNK_BYTES) {
+      if (at > 0) yield scratch.subarray(0, at);
+      at = 0;
+      if (bytes > CHUNK_BYTES) {
+        const own = new Uint8Array(bytes);
+        checkTermWritten(id, image.terms.writeTerm(id, new DataView(own.buffer), 0), bytes);
+        yield own;
+        continue;
+      }
+    }
+    at = checkTermWritten(id, image.terms.writeTerm(id, termView, at) - at, bytes) + at;
   }
-  return bytes;
+  if (at > 0) yield scratch.subarray(0, at);
 }
+
+function checkTermWritten(id: number, wrote: number, bytes: number): number {
+  if (wrote !== bytes) throw new Error(`snapshotChunks: term ${id} wrote ${wrote / 2} units, its length is ${bytes / 2}`);
+  return wrote;
+}
+
+/** `array`'s values little-endian, CHUNK_BYTES at a time: views of it on a little-endian host, else through `scratch`. */
+function* int32Chunks(array: Int32Array, scratch: Uint8Array): Generator<Uint8Array> {
+  const per = CHUNK_BYTES / 4;
+  for (let from = 0; from < array.length; from += per) {
+    const part = array.subarray(from, Math.min(array.length, from + per));
+    if (LITTLE_ENDIAN) yield new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
+    else yield scratch.subarray(0, putInt32s(scratch, 0, part) );
+  }
+}
+
+// A chunk of the snapshot: 256Ki postings' docs or tfs, a step of a checkpoint's writing.
+const CHUNK_BYTES = 1 << 20;
 
 // About 5 ms of terms per step.
 const TERMS_PER_STEP = 1 << 16;
@@ -268,17 +308,6 @@ export function snapshotSize({ termCount, termUnits, postings, docCount }: Snaps
 function snapshotBytes(termCount: number, termUnits: number, postings: number, docCount: number): number {
   return HEADER_BYTES + 4 * termCount + 4 * (termCount + 1) + 8 * postings + 4 * docCount + 2 * termUnits;
 }
-
-function* putInt32sInSteps(bytes: Uint8Array, at: number, array: Int32Array): Generator<void, number> {
-  for (let from = 0; from < array.length; from += INT32S_PER_STEP) {
-    at = putInt32s(bytes, at, array.subarray(from, from + INT32S_PER_STEP));
-    if (from + INT32S_PER_STEP < array.length) yield;
-  }
-  return at;
-}
-
-// 2 MB a step.
-const INT32S_PER_STEP = 1 << 19;
 
 function putInt32s(bytes: Uint8Array, at: number, array: Int32Array): number {
   if (LITTLE_ENDIAN) bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);

@@ -1,7 +1,7 @@
 // Incremental BM25 serving index: a packed CSR main segment, an append-only delta segment for recent adds,
 // tombstoned deletes with exact live statistics, and full-corpus top-k search. Snapshots live in bm25-snapshot.ts.
 import { TopK, type Scored } from "./top-k";
-import { decodeSnapshot, type DecodedSnapshot, encodePostingsInSteps, type PostingBounds, type SnapshotSource, snapshotTerms } from "./bm25-snapshot";
+import { decodeSnapshot, type DecodedSnapshot, type PostingBounds, type PostingsStream, snapshotChunksInSteps, type SnapshotSource, snapshotTerms } from "./bm25-snapshot";
 import { lowerBound, maxScoreTopK, TF_BIG, type TermPostings } from "./bm25-maxscore";
 import { grownCapacity, withHeadroom } from "./capacity";
 import { runToEnd } from "./run-steps";
@@ -500,12 +500,25 @@ export class Bm25Index {
     return runToEnd(this.serializeInSteps());
   }
 
-  /**
-   * serialize() in steps of about `stepPostings` postings: the snapshot of the index as it is at the first
-   * step, whatever adds, removes and re-packs run between steps. Those replace the arrays read here rather
-   * than change them (the delta only grows past the count taken now), and the live flags are copied.
-   */
+  /** serialize() in steps (snapshotInSteps, then a chunk a step), joined. */
   *serializeInSteps(stepPostings = this.repackStepPostings): Generator<void, Uint8Array> {
+    const chunks: Uint8Array[] = [];
+    for (const chunk of yield* this.snapshotInSteps(stepPostings)) {
+      chunks.push(chunk.slice());
+      yield;
+    }
+    const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+    chunks.reduce((at, chunk) => (bytes.set(chunk, at), at + chunk.length), 0);
+    return bytes;
+  }
+
+  /**
+   * The snapshot of the index as it is at the first step, whatever adds, removes and re-packs run between
+   * steps (those replace the arrays read here rather than change them, the delta only grows past the count
+   * taken now, and the live flags are copied): steps of about `stepPostings` postings, then chunks made one
+   * at a time as they are taken (snapshotChunksInSteps), each valid until the next is.
+   */
+  *snapshotInSteps(stepPostings = this.repackStepPostings): Generator<void, Iterable<Uint8Array>> {
     // Terms are only ever added, in id order: the first termCount ids keep the terms they have now.
     const termIds = this.termIds;
     const docLengths = this.liveDocLengths();
@@ -514,8 +527,9 @@ export class Bm25Index {
     // Where each term's live postings start, counted on the view in steps: df, which adds change, made into
     // offsets in the first step was ~30 ms of it at 1M (2.7M terms).
     const offsets = yield* liveOffsetsInSteps(postings, stepPostings);
+    const delta = yield* deltaByTermInSteps(postings, stepPostings);
     const header = { k1: this.k1, b: this.b, termCount: postings.termCount, terms: termIds, offsets, docLengths };
-    return yield* encodePostingsInSteps(header, (docs, tfs) => packSteps(postings, offsets, docs, tfs, undefined, stepPostings));
+    return yield* snapshotChunksInSteps(header, (field) => new PackedPostings(postings, delta, field));
   }
 
   /** The arrays a packing reads, as they are now; `state` is the live flags to go by. */
@@ -891,6 +905,85 @@ function* packSteps(view: PostingsView, offsets: Int32Array, docs: Int32Array, t
       read = 0;
       yield;
     }
+  }
+}
+
+/** The view's live delta postings grouped by term, each term's in delta order: `order[start[t]..start[t + 1])`. */
+interface DeltaByTerm {
+  start: Int32Array;
+  order: Int32Array;
+}
+
+/** DeltaByTerm, counted and placed in steps of about `step` postings. */
+function* deltaByTermInSteps(view: PostingsView, step: number): Generator<void, DeltaByTerm> {
+  const { state, deltaDocs, deltaTerms, deltaCount, termCount } = view;
+  const start = new Int32Array(termCount + 1);
+  let live = 0;
+  for (let p = 0; p < deltaCount; p++) {
+    if (state[deltaDocs[p]] === LIVE) {
+      start[deltaTerms[p] + 1]++;
+      live++;
+    }
+    if ((p + 1) % step === 0) yield;
+  }
+  for (let t = 0; t < termCount; t++) start[t + 1] += start[t];
+  yield;
+  const order = new Int32Array(live);
+  const cursor = start.slice(0, termCount);
+  for (let p = 0; p < deltaCount; p++) {
+    if (state[deltaDocs[p]] === LIVE) order[cursor[deltaTerms[p]]++] = p;
+    if ((p + 1) % step === 0) yield;
+  }
+  return { start, order };
+}
+
+/**
+ * The view's live postings in a snapshot's order, one field at a time: by term, a term's main postings and
+ * then its delta's (the order packSteps places them in), resumed where the last fill stopped.
+ */
+class PackedPostings implements PostingsStream {
+  private term = 0;
+  private at: number;
+  private inDelta = false;
+
+  constructor(
+    private readonly view: PostingsView,
+    private readonly delta: DeltaByTerm,
+    private readonly field: "docs" | "tfs",
+  ) {
+    this.at = view.mainTerms > 0 ? view.mainOffsets[0] : 0;
+  }
+
+  fill(out: Int32Array): number {
+    const { state, mainTerms, mainOffsets, mainDocs, mainTfs, mainBigTfs, deltaDocs, deltaTfs, termCount } = this.view;
+    const { start, order } = this.delta;
+    const docs = this.field === "docs";
+    let n = 0;
+    while (n < out.length && this.term < termCount) {
+      const t = this.term;
+      if (!this.inDelta) {
+        const end = t < mainTerms ? mainOffsets[t + 1] : this.at;
+        let p = this.at;
+        for (; p < end && n < out.length; p++) {
+          const doc = mainDocs[p];
+          if (state[doc] !== LIVE) continue;
+          out[n++] = docs ? doc : mainTfs[p] === TF_BIG ? mainBigTfs.get(p)! : mainTfs[p];
+        }
+        this.at = p;
+        if (p === end) [this.inDelta, this.at] = [true, start[t]];
+      } else {
+        const end = start[t + 1];
+        let q = this.at;
+        for (; q < end && n < out.length; q++) out[n++] = docs ? deltaDocs[order[q]] : deltaTfs[order[q]];
+        this.at = q;
+        if (q === end) {
+          this.term = t + 1;
+          this.inDelta = false;
+          this.at = t + 1 < mainTerms ? mainOffsets[t + 1] : 0;
+        }
+      }
+    }
+    return n;
   }
 }
 

@@ -262,7 +262,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     bm25 = reuse(base);
   } else {
     // Its first step takes what the snapshot holds; the rest packs it in steps like everything else.
-    const snapshot = image.bm25.serializeInSteps();
+    const snapshot = image.bm25.snapshotInSteps();
     snapshot.next();
     forgotten.length = 0;
     const live = new Uint8Array(docs);
@@ -270,8 +270,9 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     const entry = { k1, b, docs, part: undefined as unknown as PartRef };
     bm25 = { entry, live };
     jobs.push(function* () {
-      const bytes = yield* snapshot;
-      entry.part = yield* write("bm25.bin", [bytes]);
+      // Made a chunk at a time as it is written and hashed, a chunk a step: never the whole snapshot at once.
+      const chunks = yield* snapshot;
+      entry.part = yield* write("bm25.bin", chunks, true);
     });
   }
   yield;

@@ -212,6 +212,39 @@ describe("Bm25Index background re-pack", () => {
     expect(Buffer.from(result.value).equals(expected)).toBe(true);
   });
 
+  it("gives its snapshot in chunks of at most 1 MiB, main and delta postings alike, that join into a snapshot answering as the index", () => {
+    const random = seededRandom(7);
+    const index = new Bm25Index();
+    const live = new Map<number, string[]>();
+    const add = (doc: number) => {
+      const tokens = [...randomDoc(random), `doc${doc % 5000}`];
+      index.add(doc, tokens);
+      live.set(doc, tokens);
+    };
+    for (let doc = 0; doc < 60_000; doc++) add(doc);
+    index.vacuum();
+    // A delta after the packed part, and dead docs in both.
+    for (let doc = 60_000; doc < 80_000; doc++) add(doc);
+    for (let doc = 7; doc < 80_000; doc += 97) index.remove(doc, live.get(doc)!) && live.delete(doc);
+    const steps = index.snapshotInSteps();
+    let result = steps.next();
+    while (!result.done) result = steps.next();
+    const sizes: number[] = [];
+    const copies: Buffer[] = [];
+    for (const chunk of result.value) {
+      sizes.push(chunk.length);
+      copies.push(Buffer.from(chunk));
+    }
+    const joined = Buffer.concat(copies);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(1 << 20);
+    // The postings' docs, then their tfs, 256Ki a full chunk.
+    const postings = joined.readUInt32LE(20);
+    expect(postings).toBeGreaterThan(1 << 18);
+    expect(sizes.filter((size) => size === 1 << 20).length).toBe(2 * Math.floor(postings / (1 << 18)));
+    expect(joined.equals(Buffer.from(index.serialize()))).toBe(true);
+    expectSameAnswers(Bm25Index.deserialize(joined), live, random);
+  });
+
   it("keeps the delta small without a blocking re-pack when maintain() runs between adds", () => {
     const random = seededRandom(7);
     const index = new Bm25Index();
