@@ -914,28 +914,40 @@ interface DeltaByTerm {
   order: Int32Array;
 }
 
-/** DeltaByTerm, counted and placed in steps of about `step` postings. */
+/**
+ * DeltaByTerm, counted and placed in steps of about `step` postings (and TERMS_PER_STEP terms): at 1M a
+ * per-term array is 11 MB of fresh pages, so the sums go in steps too, and the placing runs backwards to
+ * need no second array (each term's end counts down to its start).
+ */
 function* deltaByTermInSteps(view: PostingsView, step: number): Generator<void, DeltaByTerm> {
   const { state, deltaDocs, deltaTerms, deltaCount, termCount } = view;
   const start = new Int32Array(termCount + 1);
   let live = 0;
   for (let p = 0; p < deltaCount; p++) {
     if (state[deltaDocs[p]] === LIVE) {
-      start[deltaTerms[p] + 1]++;
+      start[deltaTerms[p]]++;
       live++;
     }
     if ((p + 1) % step === 0) yield;
   }
-  for (let t = 0; t < termCount; t++) start[t + 1] += start[t];
+  // start[t]: where term t's postings end.
+  for (let t = 0, sum = 0; t < termCount; ) {
+    sum += start[t];
+    start[t] = sum;
+    if (++t % TERMS_PER_STEP === 0) yield;
+  }
+  start[termCount] = live;
   yield;
   const order = new Int32Array(live);
-  const cursor = start.slice(0, termCount);
-  for (let p = 0; p < deltaCount; p++) {
-    if (state[deltaDocs[p]] === LIVE) order[cursor[deltaTerms[p]]++] = p;
-    if ((p + 1) % step === 0) yield;
+  for (let p = deltaCount - 1; p >= 0; p--) {
+    if (state[deltaDocs[p]] === LIVE) order[--start[deltaTerms[p]]] = p;
+    if (p % step === 0) yield;
   }
   return { start, order };
 }
+
+// Terms a step where a pass over every term is one (2.7M at 1M).
+const TERMS_PER_STEP = 1 << 18;
 
 /**
  * The view's live postings in a snapshot's order, one field at a time: by term, a term's main postings and
