@@ -625,6 +625,8 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   const shared = new SharedValues();
   // Record, statement and vector parts are read into one buffer: nothing decoded from them keeps their bytes.
   const buffer = new PartBuffer();
+  // A record line with its texts left out is copied into this one (decodeRecordPart).
+  const lines = new PartBuffer();
   // Statements first, when this build can use them (else they are recomputed from the texts, and every segment
   // is written again at the next checkpoint: no basis): a reply's act says whether its text must be read.
   let statements: { acts: Uint8Array; slots: Map<number, StateSlot[]> } | undefined;
@@ -639,7 +641,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     const ranges = texts ? findTexts(bytes, count) : undefined;
     // Texts read back and acts known: the texts are not decoded at all, only measured (an acknowledgement's
     // reply excepted, to tell a non-answer).
-    let kept = texts && ranges && statements ? adoptWithoutTexts(texts, bytes, { file, from, count, ranges }, shared, statements.acts, replies) : undefined;
+    let kept = texts && ranges && statements ? adoptWithoutTexts(texts, bytes, { file, from, count, ranges }, { shared, lines }, statements.acts, replies) : undefined;
     if (!kept) {
       const decoded = decodeRecordPart(bytes, count, shared);
       decoded.forEach((record, i) => {
@@ -728,11 +730,11 @@ function adoptWithoutTexts(
   texts: TextPages,
   bytes: Buffer,
   { file, from, count, ranges }: { file: string; from: number; count: number; ranges: TextRanges },
-  shared: SharedValues,
+  { shared, lines }: { shared: SharedValues; lines: PartBuffer },
   acts: Uint8Array,
   replies: Uint8Array,
 ): Array<MemoryRecord | undefined> | undefined {
-  const decoded = decodeRecordPart(bytes, count, shared, ranges);
+  const decoded = decodeRecordPart(bytes, count, shared, ranges, lines);
   const chars = new Int32Array(count);
   decoded.forEach((record, i) => {
     if (!record) return;

@@ -18,7 +18,9 @@ const record = (i: number, text: string): MemoryRecord => ({
   source_type: i % 2 ? "assistant_message" : "user_message",
   timestamp_ms: 1_700_000_000_000 + i,
   scope: "global",
-  metadata: i % 3 ? {} : { note: `"${text.slice(0, 3)}"`, list: [1, "二"] },
+  // Brackets, commas and quotes inside strings, nested arrays and objects: a line is parsed in groups cut at
+  // the commas between records only.
+  metadata: i % 3 ? (i % 3 === 1 ? {} : { where: "],[{\\\"}", nested: [[{ a: ["}", ","] }], {}] }) : { note: `"${text.slice(0, 3)}"`, list: [1, "二"] },
   content_hash: `sha256:${"0".repeat(64)}`,
 });
 
