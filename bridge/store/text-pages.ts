@@ -390,7 +390,10 @@ export class TextPages {
 
   private paged(record: MemoryRecord, doc: number): MemoryRecord {
     const paged = new this.Paged();
-    for (const [key, value] of Object.entries(record)) if (key !== "text") paged[key] = value;
+    // for...in, not Object.entries: no array a field (a million records paged at an open made ~8M of them,
+    // ~0.3 s of collections). A record is a plain object: its prototype has nothing enumerable.
+    const fields = record as unknown as Record<string, unknown>;
+    for (const key in fields) if (key !== "text") paged[key] = fields[key];
     paged[DOC] = doc;
     return paged as unknown as MemoryRecord;
   }
