@@ -376,10 +376,27 @@ describe("Bm25Index snapshots", () => {
     ["a posting of a doc that is not live", (bytes: Uint8Array) => new DataView(bytes.buffer).setInt32(48 + 4 * 3 + 4 * 4, 9, true), "corrupt snapshot: posting 0 names doc 9, which is not live"],
     // The term text ends the snapshot, one UTF-16 unit per term here: turn the last term "c" into "a".
     ["a duplicate term", (bytes: Uint8Array) => (bytes[bytes.length - 2] = 0x61), 'corrupt snapshot: duplicate term "a"'],
+    // Term "a" holds docs 0 and 1: make it 0 and 0.
+    ["a doc twice in a term's postings", (bytes: Uint8Array) => new DataView(bytes.buffer).setInt32(48 + 4 * 3 + 4 * 4 + 4, 0, true), "corrupt snapshot: doc 0 appears twice in the postings of term 0"],
   ])("refuses a snapshot with %s", (_, damage, message) => {
     const bytes = buildIndex([["a"], ["b", "a"], ["c"]]).serialize();
     damage(bytes);
     expect(() => Bm25Index.deserialize(bytes)).toThrow(`Bm25Index.deserialize: ${message}`);
+  });
+
+  it("finds a doc twice in a term's postings out of doc order, and takes postings out of order that are right", () => {
+    // Term "a" holds docs 0, 1 and 2 (tf 1 each), then "b" doc 2: 48-byte header, 2 term lengths, 3 offsets.
+    const docsAt = 48 + 4 * 2 + 4 * 3;
+    const twice = buildIndex([["a"], ["a"], ["a", "b"]]).serialize();
+    new DataView(twice.buffer).setInt32(docsAt, 2, true);
+    expect(() => Bm25Index.deserialize(twice)).toThrow("Bm25Index.deserialize: corrupt snapshot: doc 2 appears twice in the postings of term 0");
+    const swapped = buildIndex([["a"], ["a"], ["a", "b"]]).serialize();
+    const view = new DataView(swapped.buffer);
+    view.setInt32(docsAt, 2, true);
+    view.setInt32(docsAt + 8, 0, true);
+    const loaded = Bm25Index.deserialize(swapped);
+    expect(loaded.search(["a"], 5).map((hit) => hit.doc).sort()).toEqual([0, 1, 2]);
+    expect(loaded.search(["b"], 5).map((hit) => hit.doc)).toEqual([2]);
   });
 
   it("refuses truncated snapshots and trailing bytes, saying how many bytes were expected", () => {
