@@ -79,6 +79,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     log.error(startFailure(error));
     throw error;
   }
+  const opened = store.opened;
+  log.info(`store opened in ${opened.ms} ms: ${opened.memories} memories, ${opened.checkpointReason === undefined ? `from the checkpoint and ${opened.replayed} journal entries after it` : `the whole journal replayed (${opened.checkpointReason})`}`);
   const tail = store.tornTail;
   if (tail) log.error(`the journal's last ${tail.bytes} bytes were cut off (${tail.cause}); they are kept at ${tail.keptAt}`);
   // After open, which creates the directory; a folder that stays readable by others is logged, not fatal.

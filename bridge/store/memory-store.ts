@@ -409,6 +409,12 @@ export class MemoryStore {
   }
 
   /** The journal tail the last open cut off, where it was kept and why it was cut; undefined when none was. */
+  /** How the last open went: how long it took, and why it replayed the whole journal when it did. */
+  get opened(): { ms: number; memories: number; replayed: number; checkpointReason?: string } {
+    const { openMs, checkpointReason } = this.openReport;
+    return { ms: Math.round(openMs), memories: this.size, replayed: this.replayReport.entries, ...(checkpointReason === undefined ? {} : { checkpointReason }) };
+  }
+
   get tornTail(): { bytes: number; keptAt: string; cause: string } | undefined {
     const { tornTailBytes: bytes, tornTailKeptAt: keptAt, tornTailDamaged } = this.replayReport;
     if (keptAt === undefined) return undefined;

@@ -53,6 +53,9 @@ describe("the bridge's checkpoints", () => {
       const status = await BridgeClient.fromDataDir(dataDir).call<{ records: number; checkpoint: Record<string, unknown> }>("status");
       expect(status.records).toBe(51);
       expect(status.checkpoint).toMatchObject({ used: true, offset, entries_replayed_after: 0 });
+      // The log says how each start opened the store: the first from nothing, this one from the checkpoint.
+      const opens = [...log().matchAll(/store opened in \d+ ms: (.*)/g)].map((m) => m[1]);
+      expect(opens).toEqual(["0 memories, the whole journal replayed (no checkpoint)", "51 memories, from the checkpoint and 0 journal entries after it"]);
     } finally {
       await again.stop("test over");
     }
