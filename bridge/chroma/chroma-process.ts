@@ -13,6 +13,12 @@ export interface RestartPolicy {
   maxDelayMs: number;
   /** A server that ran this long before dying restarts after initialDelayMs again. */
   stableMs: number;
+  /**
+   * After this many deaths in a row, each before the server ran stableMs, it is not started again: it
+   * emits "crash-loop" instead. A replica whose files Chroma cannot read (an HNSW segment cut short by a
+   * kill mid-flush) crashes it (SIGSEGV) each time it is read; restarting it for ever fixes nothing.
+   */
+  crashLoopAfter: number;
 }
 
 export interface EmbeddedChromaOptions {
@@ -44,9 +50,11 @@ export type EmbeddedChromaEvents = {
   exit: [exit: ChromaExit];
   restarted: [info: { pid: number; attempt: number }];
   "restart-failed": [error: DreamError, nextDelayMs: number];
+  /** The server died crashLoopAfter times in a row, each soon after its start; it stays down (no restart). */
+  "crash-loop": [info: { deaths: number; last: ChromaExit }];
 };
 
-const DEFAULT_RESTART: RestartPolicy = { initialDelayMs: 500, maxDelayMs: 10_000, stableMs: 60_000 };
+const DEFAULT_RESTART: RestartPolicy = { initialDelayMs: 500, maxDelayMs: 10_000, stableMs: 60_000, crashLoopAfter: 3 };
 const POLL_INTERVAL_MS = 50;
 const PROBE_TIMEOUT_MS = 1_000;
 const AUTO_PORT_ATTEMPTS = 3;
@@ -86,6 +94,8 @@ export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
   private restartTimer?: NodeJS.Timeout;
   private restartDelayMs: number;
   private restartAttempt = 0;
+  /** Deaths in a row, each before the run was stable (RestartPolicy.crashLoopAfter). */
+  private quickDeaths = 0;
   private startedAtMs = 0;
   private readonly output = new OutputTail(LOG_LINES);
   private readonly launcherPath: string;
@@ -222,7 +232,10 @@ export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
     this.ready = false;
     if (!wasReady || this.stopping || !run.exit) return; // failures during start are thrown by waitUntilReady
     this.emit("exit", run.exit);
-    if (this.policy) this.scheduleRestart(this.policy);
+    if (!this.policy) return;
+    this.quickDeaths = Date.now() - this.startedAtMs >= this.policy.stableMs ? 1 : this.quickDeaths + 1;
+    if (this.quickDeaths >= this.policy.crashLoopAfter) this.emit("crash-loop", { deaths: this.quickDeaths, last: run.exit });
+    else this.scheduleRestart(this.policy);
   }
 
   private scheduleRestart(policy: RestartPolicy): void {
@@ -237,16 +250,21 @@ export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
 
   private async restart(policy: RestartPolicy): Promise<void> {
     this.restartAttempt += 1;
+    let run: Run | undefined;
     try {
       // Same port, so clients holding our url keep working once it is back.
       await claimPort(this.port);
-      await this.launch(this.port);
+      const launching = this.launch(this.port);
+      run = this.run;
+      await launching;
       this.emit("restarted", { pid: this.pid ?? -1, attempt: this.restartAttempt });
     } catch (error) {
       if (this.stopping) return;
       const reason = error instanceof DreamError ? error : new DreamError("CHROMA_UNAVAILABLE", `Chroma restart failed: ${String(error)}`);
       this.emit("restart-failed", reason, this.restartDelayMs);
-      this.scheduleRestart(policy);
+      // A server that died while starting counts as a death (a port that stays taken does not).
+      if (run?.exit && ++this.quickDeaths >= policy.crashLoopAfter) this.emit("crash-loop", { deaths: this.quickDeaths, last: run.exit });
+      else this.scheduleRestart(policy);
     }
   }
 

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ChromaCollections } from "../chroma/chroma-collections";
-import { EmbeddedChroma } from "../chroma/chroma-process";
+import { type ChromaExit, EmbeddedChroma } from "../chroma/chroma-process";
 import { ChromaSync, storeSyncSource } from "../chroma/chroma-sync";
 import { PROTOCOL_VERSION } from "../protocol/wire";
 import { createProvider } from "../embed/create-provider";
@@ -147,8 +147,9 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       clearInterval(ownerTimer);
       removeBridgeFile(options.dataDir, process.pid);
       await server?.close();
-      // An erasure under way finishes first: it may be restarting the replica.
+      // An erasure under way finishes first: it may be restarting the replica; so does a rebuild.
       await purging?.catch(() => undefined);
+      await rebuilding;
       await embedder?.stop();
       // Give the replica a moment to drain, but never hang a shutdown on a Chroma that is down:
       // whatever is left is in the journal and is replayed into Chroma on the next start.
@@ -160,6 +161,38 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       resolveStopped();
     })();
     return stopping;
+  };
+  // A replica that crashes Chroma each time it is read (an HNSW segment cut short by a kill mid-flush:
+  // chroma-core/chroma#7238) is rebuilt from the journal, once a bridge's life; if the rebuilt one crashes
+  // it too, the bridge serves without a replica until it starts again (as when Chroma cannot start).
+  let rebuiltAfterCrashes = false;
+  let rebuilding: Promise<void> | undefined;
+  const onCrashLoop = (crashed: Replica, { deaths, last }: { deaths: number; last: ChromaExit }): void => {
+    if (replica !== crashed || purging || stopping) return;
+    const how = `${deaths} times in a row soon after each start (last: ${last.signal ? `signal ${last.signal}` : `code ${last.code}`})`;
+    rebuilding = (async () => {
+      crashed.sync.stop();
+      await crashed.chroma?.stop();
+      replica = undefined;
+      if (rebuiltAfterCrashes) {
+        chromaDown = `embedded Chroma crashed ${how}, also with a replica rebuilt from the journal`;
+        log.error(`${chromaDown}; serving from the journal without the Chroma replica until the bridge starts again`);
+        return;
+      }
+      rebuiltAfterCrashes = true;
+      log.error(`embedded Chroma crashed ${how}: its replica cannot be read; rebuilding the replica from the journal`);
+      fs.rmSync(path.join(options.dataDir, "chroma"), { recursive: true, force: true });
+      fs.rmSync(path.join(options.dataDir, "chroma-sync.json"), { force: true });
+      if (stopping) return;
+      const restarted = await startReplica(options, store, log, onCrashLoop);
+      replica = restarted.replica;
+      chromaDown = restarted.down;
+    })()
+      .catch((error: unknown) => {
+        chromaDown = `rebuilding the Chroma replica failed: ${(error as Error).message}`;
+        log.error(`${chromaDown}; serving from the journal without the Chroma replica until the bridge starts again`);
+      })
+      .finally(() => (rebuilding = undefined));
   };
   // One erasure at a time; a request during one waits for it and gets its report.
   let purging: Promise<Record<string, unknown>> | undefined;
@@ -184,7 +217,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
         const report = await store.compactInBackground();
         let replicaNote: string;
         if (embedded) {
-          const restarted = await startReplica(options, store, log);
+          const restarted = await startReplica(options, store, log, onCrashLoop);
           replica = restarted.replica;
           chromaDown = restarted.down;
           replicaNote = replica ? "rebuilt from the compacted journal" : `not running: ${chromaDown}`;
@@ -227,7 +260,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
 
   try {
     const token = loadOrCreateToken(options.dataDir);
-    const started = await startReplica(options, store, log);
+    const started = await startReplica(options, store, log, onCrashLoop);
     replica = started.replica;
     chromaDown = started.down;
     embedder = new EmbeddingService(store, createProvider(options.config.embedding, options.env), options.config.embedding, {
@@ -298,7 +331,12 @@ function watchOwner(ownerPid: number | undefined, stop: (reason: string) => Prom
  * an unusable chroma/ folder) costs the replica, not the memory: the bridge serves without it, says
  * so in status and receipts, and the sync catches up from its persisted cursor on a later start.
  */
-async function startReplica(options: BridgeOptions, store: MemoryStore, log: BridgeLog): Promise<{ replica?: Replica; down?: string }> {
+async function startReplica(
+  options: BridgeOptions,
+  store: MemoryStore,
+  log: BridgeLog,
+  onCrashLoop: (replica: Replica, info: { deaths: number; last: ChromaExit }) => void,
+): Promise<{ replica?: Replica; down?: string }> {
   const chromaConfig = options.config.chroma;
   if (chromaConfig.mode === "off") return {};
   let chroma: EmbeddedChroma | undefined;
@@ -321,7 +359,7 @@ async function startReplica(options: BridgeOptions, store: MemoryStore, log: Bri
       log.error(`${down}; serving from the journal without the Chroma replica until the bridge starts again`);
       return { down };
     }
-    chroma.on("exit", (exit) => log.error(`chroma exited (code ${exit.code}, signal ${exit.signal}); restarting`));
+    chroma.on("exit", (exit) => log.error(`chroma exited (code ${exit.code}, signal ${exit.signal})`));
     chroma.on("restarted", (info) => log.info(`chroma restarted, pid ${info.pid}`));
     url = chroma.url;
     collections = new ChromaCollections({ url });
@@ -334,7 +372,9 @@ async function startReplica(options: BridgeOptions, store: MemoryStore, log: Bri
   store.onCommit(() => sync.poke());
   sync.poke();
   void verifyReplica(store, collections, sync, log);
-  return { replica: { chroma, collections, sync, mode: chromaConfig.mode, url } };
+  const replica: Replica = { chroma, collections, sync, mode: chromaConfig.mode, url };
+  chroma?.on("crash-loop", (info) => onCrashLoop(replica, info));
+  return { replica };
 }
 
 /** Waits for the sync to drain, at most `ms`; the timer is ref'd so the process cannot exit mid-shutdown. */
