@@ -200,6 +200,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const purge = (why: string): Promise<Record<string, unknown>> => {
     if (purging) return purging;
     const run = (async () => {
+        // A rebuild after Chroma's crashes finishes first: the two would start a Chroma on one folder each.
+        await rebuilding;
         const embedded = options.config.chroma.mode === "embedded";
         if (embedded) {
           // Chroma's SQLite keeps deleted rows in free pages: the embedded replica is rebuilt from
