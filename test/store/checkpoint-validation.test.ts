@@ -238,6 +238,25 @@ describe("checkpoint validation against the journal", () => {
     };
     expectIgnored(dropRecord(false), "the BM25 snapshot and the records disagree on which docs are live");
     expectIgnored(dropRecord(true), /^the vector of doc \d+ is not bound to that doc's text$/);
+    // Ids are checked as each part is read: one twice, and a count of live records other than the manifest's.
+    const editRecords = (edit: (chunk: Array<{ id: string } | null>) => void) => (dataDir: string) =>
+      replacePart(dataDir, "records", (bytes) => {
+        const [first, ...rest] = bytes.toString("utf8").split("\n");
+        const chunk = JSON.parse(first);
+        edit(chunk);
+        return Buffer.from([JSON.stringify(chunk), ...rest].join("\n"));
+      });
+    expectIgnored(
+      editRecords((chunk) => {
+        const [a, b] = chunk.filter((record) => record !== null);
+        b!.id = a!.id;
+      }),
+      /^the record part holds id "[^"]+" twice$/,
+    );
+    expectIgnored((dataDir) => {
+      const manifest = readManifest(dataDir);
+      writeManifest(dataDir, { ...manifest, live: manifest.live + 1 });
+    }, /^the record part holds \d+ live records; the manifest says \d+$/);
   });
 
   it("replaces an ignored checkpoint with a current one when the store closes", () => {
