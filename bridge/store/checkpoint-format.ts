@@ -13,8 +13,11 @@ export const CHECKPOINT_FORMAT = "dsh-dream-checkpoint";
 // 5: a vector segment written as a version 2 part names its head (all but the f32 rows) with its own size
 //    and SHA-256, so that an open whose rows stay in the files reads only the heads. Version 4 manifests are
 //    still read (their segments have no head: read whole, as before).
-export const CHECKPOINT_VERSION = 5;
-const READABLE_VERSIONS = [4, CHECKPOINT_VERSION];
+// 6: a record part whose texts are read back has a text index beside it (`text_index`: where each record's
+//    text and content hash lie in the part, and the text's length), so that an open finds them without
+//    scanning the part. Versions 4 and 5 are still read (their record parts are scanned, as before).
+export const CHECKPOINT_VERSION = 6;
+const READABLE_VERSIONS = [4, 5, CHECKPOINT_VERSION];
 export const MANIFEST_FILE = "manifest.json";
 
 export interface PartRef {
@@ -64,6 +67,11 @@ export interface Manifest {
   /** One part per segment. */
   records: PartRef[];
   /**
+   * Version 6: per segment, the index of its record part's texts (checkpoint-parts.ts encodeTextIndex), or
+   * null when the part was written with its texts kept in memory.
+   */
+  text_index?: Array<PartRef | null>;
+  /**
    * The snapshot indexes the docs below `docs` that were live when it was taken; of those, `forgotten` have
    * been forgotten since (removed at open), and docs from `docs` on are indexed from their records at open.
    */
@@ -74,7 +82,7 @@ export interface Manifest {
 
 /** Every part a manifest names, each once (a segment unchanged since an earlier checkpoint keeps its file). */
 export function manifestParts(manifest: Manifest): PartRef[] {
-  const parts = [...manifest.records, manifest.bm25.part, ...manifest.statements.parts];
+  const parts = [...manifest.records, ...(manifest.text_index ?? []).filter((part): part is PartRef => part !== null), manifest.bm25.part, ...manifest.statements.parts];
   for (const space of manifest.vector_spaces) {
     for (const segment of space.segments) if (segment) parts.push(segment.part);
     if (space.lists) parts.push(space.lists.part);
@@ -109,7 +117,7 @@ export function parseManifest(text: string): Manifest {
   }
   if (!isPlainObject(value) || value.format !== CHECKPOINT_FORMAT) throw new CheckpointRejected("the manifest is not a dsh-dream checkpoint manifest");
   if (!READABLE_VERSIONS.includes(value.version as number)) {
-    throw new CheckpointRejected(`checkpoint format version ${String(value.version)} is unknown (this build reads ${READABLE_VERSIONS.join(" and ")})`);
+    throw new CheckpointRejected(`checkpoint format version ${String(value.version)} is unknown (this build reads ${READABLE_VERSIONS.slice(0, -1).join(", ")} and ${READABLE_VERSIONS.at(-1)})`);
   }
   if (value.analyzer !== analyzerId()) {
     throw new CheckpointRejected(`the BM25 snapshot was built by analyzer "${String(value.analyzer)}"; this build uses "${analyzerId()}"`);
@@ -128,6 +136,7 @@ export function parseManifest(text: string): Manifest {
     isCount(m.segment_docs) &&
     m.segment_docs > 0 &&
     isParts(m.records, segmentCount(m)) &&
+    (m.version < 6 ? m.text_index === undefined : Array.isArray(m.text_index) && m.text_index.length === segmentCount(m) && m.text_index.every((part) => part === null || isPart(part))) &&
     isPlainObject(m.bm25) &&
     typeof m.bm25.k1 === "number" &&
     typeof m.bm25.b === "number" &&

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import { crc32 } from "node:zlib";
 import { CheckpointRejected } from "./checkpoint-format";
 import { PartBuffer } from "./checkpoint-files";
+import { DIGEST_BYTES, HASH_PREFIX, writeDigest } from "./content-digests";
 import { DamagedRowError, type RowFile } from "../index/row-pages";
 import { isPlainObject, type MemoryRecord } from "./records";
 import { plainRecords, type TextRanges } from "./text-pages";
@@ -17,8 +18,6 @@ const VECTOR_MAGIC = "DSHVECS\0";
 const VECTOR_PART_VERSION = 2;
 // magic(8) version dim count reserved (u32 each); a multiple of 4 keeps the f32 rows aligned in the file.
 const VECTOR_HEADER_BYTES = 24;
-const DIGEST_BYTES = 32;
-const HASH_PREFIX = "sha256:";
 const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 /** Whether rows are read where they lie in a vector part's file (openVectorRows): not on a big-endian host. */
 export const ROWS_READ_IN_PLACE = LITTLE_ENDIAN;
@@ -82,7 +81,8 @@ const SHARED_VALUES_HELD = 1 << 14;
 const SHARED_VALUE_MAX_CHARS = 1024;
 
 /**
- * The records of a record part. With `elide` (its texts' ranges, findTexts), each text is decoded as "": the
+ * The records of a record part. With `elide` (its texts' ranges, findTexts), each text is decoded as "" (and
+ * each content hash it places, `hashAt`, too): the
  * bytes around the texts are copied into `scratch` and parsed, the texts not (a store whose texts are read
  * back never keeps them, and decoding them is most of the work: Chinese text makes a line's string two bytes
  * a unit), ELIDED_GROUP records at a time: a line's string of ~400 KB went to V8's large-object space, pages
@@ -108,12 +108,22 @@ export function decodeRecordPart(bytes: Buffer, docs: number, shared = new Share
       const line = scratch.take(end - start);
       let length = 0;
       let at = start;
+      // A string's bytes [from, to) (quotes included) left out: "" in their place.
+      const leaveOut = (from: number, to: number) => {
+        length += bytes.copy(line, length, at, from);
+        line[length++] = QUOTE;
+        line[length++] = QUOTE;
+        at = to;
+      };
       for (; text < elide.start.length && elide.start[text] < end; text++) {
         if (elide.start[text] < 0) continue;
-        length += bytes.copy(line, length, at, elide.start[text]);
-        line[length++] = QUOTE;
-        line[length++] = QUOTE;
-        at = elide.end[text];
+        const hash = elide.hashAt?.[text] ?? -1;
+        // The hash's string: its quote and "sha256:" before the digits, the closing quote after them.
+        const hashFrom = hash - 1 - HASH_PREFIX.length;
+        const hashTo = hash + 2 * DIGEST_BYTES + 1;
+        if (hash >= 0 && hashFrom < elide.start[text]) leaveOut(hashFrom, hashTo);
+        leaveOut(elide.start[text], elide.end[text]);
+        if (hash >= 0 && hashFrom > elide.start[text]) leaveOut(hashFrom, hashTo);
       }
       length += bytes.copy(line, length, at, end);
       parseArrayInGroups(line, length, ELIDED_GROUP, (group) => group.forEach(take));
@@ -131,6 +141,75 @@ export function decodeRecordPart(bytes: Buffer, docs: number, shared = new Share
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const ELIDED_GROUP = 256;
+
+const TEXT_INDEX_MAGIC = "DSHTEXTS";
+const TEXT_INDEX_VERSION = 1;
+// magic(8) version count (u32 each), then per record its text's start and end, its content hash's first hex
+// digit (f64 each: a part may pass 4 GiB; -1 for none) and its text's UTF-16 length (i32).
+const TEXT_INDEX_HEADER_BYTES = 16;
+const TEXT_INDEX_RECORD_BYTES = 3 * 8 + 4;
+
+/**
+ * A record part's text index: where findTexts (with `hashes`) placed each record's text and content hash, and
+ * each text's UTF-16 length (jsonStringUnits), so that an open neither scans the part nor measures its texts
+ * (~0.8 s of an open at 1M).
+ */
+export function encodeTextIndex(ranges: Required<TextRanges>, chars: Int32Array): Buffer {
+  const count = chars.length;
+  if (ranges.start.length !== count || ranges.end.length !== count || ranges.hashAt.length !== count) throw new Error(`encodeTextIndex: ranges of ${ranges.start.length} records for ${count} lengths`);
+  const bytes = Buffer.alloc(TEXT_INDEX_HEADER_BYTES + TEXT_INDEX_RECORD_BYTES * count);
+  bytes.write(TEXT_INDEX_MAGIC, 0, "latin1");
+  bytes.writeUInt32LE(TEXT_INDEX_VERSION, 8);
+  bytes.writeUInt32LE(count, 12);
+  let at = TEXT_INDEX_HEADER_BYTES;
+  for (const column of [ranges.start, ranges.end, ranges.hashAt]) for (let i = 0; i < count; i++, at += 8) bytes.writeDoubleLE(column[i], at);
+  for (let i = 0; i < count; i++, at += 4) bytes.writeInt32LE(chars[i], at);
+  return bytes;
+}
+
+/**
+ * A text index read back, checked against its record part's bytes: each text range must be the string value
+ * of a "text" key and each hash the digits of a "content_hash" one, in order, within the part. Anything else
+ * (another part's index, a damaged one) refuses the checkpoint.
+ */
+export function decodeTextIndex(index: Buffer, count: number, part: Uint8Array): { ranges: Required<TextRanges>; chars: Int32Array } {
+  if (index.length !== TEXT_INDEX_HEADER_BYTES + TEXT_INDEX_RECORD_BYTES * count || index.toString("latin1", 0, 8) !== TEXT_INDEX_MAGIC || index.readUInt32LE(8) !== TEXT_INDEX_VERSION || index.readUInt32LE(12) !== count) {
+    throw new CheckpointRejected(`a text index is not one of version ${TEXT_INDEX_VERSION} for ${count} records`);
+  }
+  const column = (c: number) => {
+    const values = new Float64Array(count);
+    for (let i = 0, at = TEXT_INDEX_HEADER_BYTES + 8 * c * count; i < count; i++, at += 8) values[i] = index.readDoubleLE(at);
+    return values;
+  };
+  const ranges = { start: column(0), end: column(1), hashAt: column(2) };
+  const chars = new Int32Array(count);
+  for (let i = 0, at = TEXT_INDEX_HEADER_BYTES + 24 * count; i < count; i++, at += 4) chars[i] = index.readInt32LE(at);
+  let after = 0;
+  for (let i = 0; i < count; i++) {
+    const [start, end, hashAt] = [ranges.start[i], ranges.end[i], ranges.hashAt[i]];
+    if (start === -1 && end === -1 && hashAt === -1) continue;
+    // Each from its key to its closing quote: the text's, then the hash's (either may come first), after the
+    // record before.
+    const [textFrom, textTo] = [start - TEXT_KEY.length, end];
+    const [hashFrom, hashTo] = [hashAt - HASH_KEY_AND_PREFIX.length, hashAt + 2 * DIGEST_BYTES + 1];
+    const textOk = Number.isSafeInteger(start) && textFrom >= after && end > start && end <= part.length && part[start] === QUOTE && part[end - 1] === QUOTE && endsWith(part, start, TEXT_KEY);
+    const hashOk = hashAt === -1 || (Number.isSafeInteger(hashAt) && hashFrom >= after && hashTo <= part.length && (hashTo <= textFrom || hashFrom >= textTo) && part[hashTo - 1] === QUOTE && endsWith(part, hashAt, HASH_KEY_AND_PREFIX));
+    if (!textOk || !hashOk || chars[i] < 0) throw new CheckpointRejected(`the text index does not match its record part at record ${i}`);
+    after = Math.max(textTo, hashAt === -1 ? 0 : hashTo);
+  }
+  return { ranges, chars };
+}
+
+/** `"text":` and `"content_hash":"sha256:`, as UTF-8: what comes before a text's string and a hash's digits. */
+const TEXT_KEY = Buffer.from('"text":');
+const HASH_KEY_AND_PREFIX = Buffer.from(`"content_hash":"${HASH_PREFIX}`);
+
+/** Whether `bytes` holds `suffix` just before `at`. */
+function endsWith(bytes: Uint8Array, at: number, suffix: Uint8Array): boolean {
+  if (at < suffix.length) return false;
+  for (let i = 0; i < suffix.length; i++) if (bytes[at - suffix.length + i] !== suffix[i]) return false;
+  return true;
+}
 
 /**
  * Parses the JSON array in `bytes[0, length)` (UTF-8) `size` items at a time: each group is cut at commas
@@ -176,8 +255,11 @@ function isRecordShape(value: unknown): value is MemoryRecord {
 
 export interface VectorRows {
   docs: Int32Array;
-  /** Content hash of each row's record at the time its vector was stored. */
-  hashes: string[];
+  /**
+   * Content hash of each row's record at the time its vector was stored, or what writes row i's as its 32
+   * bytes at `into[at]` (false when it is not a content hash): a checkpoint has the records' bytes at hand.
+   */
+  hashes: readonly string[] | ((i: number, into: Uint8Array, at: number) => boolean);
   rows: Float32Array;
 }
 
@@ -299,10 +381,10 @@ export function encodeVectorPart(
   header.write(VECTOR_MAGIC, 0, "latin1");
   [VECTOR_PART_VERSION, dim, count, 0].forEach((value, i) => header.writeUInt32LE(value, 8 + 4 * i));
   const digests = views?.digests ?? Buffer.alloc(count * DIGEST_BYTES);
-  hashes.forEach((hash, i) => {
-    if (!/^sha256:[0-9a-f]{64}$/.test(hash)) throw new Error(`vector of doc ${docs[i]} is bound to an unexpected content hash ${JSON.stringify(hash)}`);
-    digests.write(hash.slice(HASH_PREFIX.length), i * DIGEST_BYTES, "hex");
-  });
+  const write = typeof hashes === "function" ? hashes : (i: number, into: Uint8Array, at: number) => writeDigest(hashes[i], into, at);
+  for (let i = 0; i < count; i++) {
+    if (!write(i, digests, i * DIGEST_BYTES)) throw new Error(`vector of doc ${docs[i]} is bound to an unexpected content hash${typeof hashes === "function" ? "" : ` ${JSON.stringify(hashes[i])}`}`);
+  }
   const runs = (Array.isArray(rows) ? rows : [rows]).map(littleEndianBytes);
   const crcs = new Uint32Array(count);
   let i = 0;
@@ -324,7 +406,7 @@ export function encodeVectorPart(
   return { head: [header, littleEndianBytes(docs), digests, littleEndianBytes(crcs), numbers, padded], rows: runs, crcs, rowsAt: layout.rowsAt };
 }
 
-/** A decoded vector part: the content hashes as their 32-byte digests, compared with boundTo (no string per doc). */
+/** A decoded vector part: the content hashes as their 32-byte digests, compared as bytes (contentDigestIs: no string per doc). */
 export interface DecodedVectorPart {
   docs: Int32Array;
   digests: Buffer;
@@ -336,22 +418,6 @@ export interface DecodedVectorPart {
   /** Where the rows start in the part's file. */
   rowsAt: number;
 }
-
-/** Whether row i of a decoded part is bound to `contentHash` ("sha256:" and 64 lowercase hex digits). */
-export function boundTo(part: { digests: Uint8Array }, i: number, contentHash: string): boolean {
-  if (contentHash.length !== HASH_PREFIX.length + 2 * DIGEST_BYTES || !contentHash.startsWith(HASH_PREFIX)) return false;
-  const at = i * DIGEST_BYTES;
-  // A byte's two lowercase hex digits as one number: a million bindings are checked at an open.
-  for (let j = 0, k = HASH_PREFIX.length; j < DIGEST_BYTES; j++, k += 2) {
-    if (((contentHash.charCodeAt(k) << 8) | contentHash.charCodeAt(k + 1)) !== HEX_PAIRS[part.digests[at + j]]) return false;
-  }
-  return true;
-}
-
-const HEX_PAIRS = Uint16Array.from({ length: 256 }, (_, byte) => {
-  const hex = byte.toString(16).padStart(2, "0");
-  return (hex.charCodeAt(0) << 8) | hex.charCodeAt(1);
-});
 
 /**
  * Decodes a whole vector part (version 1 or 2), or only its head (`bytes` ends where the rows start): then

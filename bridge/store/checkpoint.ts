@@ -13,12 +13,13 @@ import { DreamError } from "../protocol/errors";
 import { fingerprintJournal, PartBuffer, readPart, readPartHead, removeInSteps, writePart, writePartSteps } from "./checkpoint-files";
 import { makeDirectory } from "./make-dir";
 import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, manifestParts, parseManifest, type PartRef, type SpaceEntry, type VectorSegment } from "./checkpoint-format";
-import { boundTo, type DecodedVectorPart, decodeListsPart, ROWS_READ_IN_PLACE, decodeRecordPart, RECORDS_PER_LINE, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeVectorPart, openVectorRows, SharedValues, VectorPartScratch } from "./checkpoint-parts";
+import { type DecodedVectorPart, decodeListsPart, ROWS_READ_IN_PLACE, decodeRecordPart, RECORDS_PER_LINE, decodeTextIndex, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeTextIndex, encodeVectorPart, openVectorRows, SharedValues, VectorPartScratch } from "./checkpoint-parts";
 import { decodeStatementPart, encodeStatementPart, type StatementImage } from "./checkpoint-statements";
 import { syncDirectory } from "./journal";
 import { actOfCode, statementsAnalyzerId } from "./record-statements";
 import type { MemoryRecord } from "./records";
-import { findTexts, jsonStringUnits, TEXTS_OPENED, type TextPart, type TextRanges, TextPages } from "./text-pages";
+import { contentDigestIs, findTexts, writeContentDigest, jsonStringUnits, TEXTS_OPENED, type TextPart, type TextRanges, TextPages } from "./text-pages";
+import { DIGEST_BYTES } from "./content-digests";
 import { DocHashes, type VectorSpace, VectorSpaces } from "./vector-spaces";
 import { CHANGE_BLOCK_DOCS, replyKind, replyKindOf } from "./memory-state";
 import type { StateSlot } from "../statements/slots";
@@ -94,6 +95,8 @@ export interface CheckpointBasis {
   /** The change counts that checkpoint saw. */
   changes: Uint32Array;
   recordParts: PartRef[];
+  /** Per segment, its record part's text index (null: none, a part written with its texts in memory). */
+  textIndexParts: Array<PartRef | null>;
   statementParts: PartRef[];
   /** The snapshot (forgotten docs aside) and which docs it indexes. */
   bm25: { entry: Omit<Manifest["bm25"], "forgotten">; live: Uint8Array };
@@ -224,6 +227,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
   const recordsOf = (s: number) => (frozen[s] ??= image.records.slice(s * segmentDocs, Math.min(docs, (s + 1) * segmentDocs)));
 
   const recordParts: PartRef[] = new Array(segments);
+  const textIndexParts: Array<PartRef | null> = new Array(segments);
   const statementParts: PartRef[] = new Array(segments);
   // Each segment's slots in doc order, from one pass over the docs that have any (a lookup per doc cost
   // ~40 ms of a first step at 1M).
@@ -234,6 +238,8 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     const to = Math.min(docs, from + segmentDocs);
     if (!changed[s] && !firstPaging) {
       recordParts[s] = reuse(basis!.recordParts[s]);
+      const index = basis!.textIndexParts[s];
+      textIndexParts[s] = index && reuse(index);
       statementParts[s] = reuse(basis!.statementParts[s]);
       continue;
     }
@@ -241,9 +247,11 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     const acts = image.statements.acts.slice(from, to);
     const slots = slotsOf[s].sort((x, y) => x[0] - y[0]);
     jobs.push(function* () {
-      const ranges = pageTexts ? { start: new Float64Array(segment.length), end: new Float64Array(segment.length) } : undefined;
+      const ranges = pageTexts ? { start: new Float64Array(segment.length), end: new Float64Array(segment.length), hashAt: new Float64Array(segment.length) } : undefined;
+      const chars = new Int32Array(ranges ? segment.length : 0);
       // A line of 2,048 records a step: one whose texts are read back costs ~20 ms to encode.
-      recordParts[s] = yield* write(`records-${s}.jsonl`, ranges ? withTextRanges(encodeRecordPart(segment), segment.length, ranges) : encodeRecordPart(segment), pageTexts);
+      recordParts[s] = yield* write(`records-${s}.jsonl`, ranges ? withTextRanges(encodeRecordPart(segment), segment.length, ranges, chars) : encodeRecordPart(segment), pageTexts);
+      textIndexParts[s] = ranges ? yield* write(`texts-${s}.bin`, [encodeTextIndex(ranges, chars)]) : null;
       if (ranges) textParts.push({ file: path.join(dir, recordParts[s].file), from, records: segment, ranges });
       statementParts[s] = yield* write(`statements-${s}.jsonl`, encodeStatementPart({ from, acts, slots }));
     });
@@ -299,6 +307,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     live: image.live,
     segment_docs: segmentDocs,
     records: recordParts,
+    text_index: textIndexParts,
     bm25: { ...bm25.entry, forgotten },
     statements: { analyzer: statementsAnalyzerId(), parts: statementParts },
     vector_spaces: spaces.map((space) => ({
@@ -329,6 +338,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     docs,
     changes,
     recordParts,
+    textIndexParts,
     statementParts,
     bm25,
     spaces: new Map(spaces.map((space) => [space.index, { overwrites: space.overwrites, segments: space.segments }])),
@@ -454,8 +464,7 @@ function freezeSpace(
     const records = plan.recordsOf(s);
     jobs.push(function* () {
       // The frozen records' hashes: a stored vector is always bound to its record's content hash (MemoryState.apply).
-      const hashes: string[] = [];
-      for (const doc of docs) hashes.push(records[doc - from]!.content_hash);
+      const hashes = (i: number, into: Uint8Array, at: number) => writeContentDigest(records[docs[i] - from]!, into, at);
       // Rows are read now, in memory or from the part that held them, a run a step (8 MiB of fresh rows at
       // once made a step of 85 ms at 1M): a doc forgotten since the first step keeps its row until the index
       // settles at a commit, and a replaced one abandons the checkpoint (checked at the end).
@@ -512,15 +521,21 @@ function inMemoryLimit(max: number, name: string, unit: string): number {
   return max;
 }
 
-/** Passes the lines of a record part through, finding each record's text in them (offsets from the part's start). */
-function* withTextRanges(lines: Iterable<Buffer>, count: number, ranges: TextRanges): Generator<Buffer> {
+/**
+ * Passes the lines of a record part through, finding each record's text and content hash in them (offsets
+ * from the part's start) and measuring each text (its text index, encodeTextIndex).
+ */
+function* withTextRanges(lines: Iterable<Buffer>, count: number, ranges: Required<TextRanges>, chars: Int32Array): Generator<Buffer> {
   let base = 0;
   let done = 0;
+  const at = (offset: number) => (offset < 0 ? -1 : base + offset);
   for (const line of lines) {
-    const found = findTexts(line, Math.min(RECORDS_PER_LINE, count - done));
+    const found = findTexts(line, Math.min(RECORDS_PER_LINE, count - done), { hashes: true });
     for (let i = 0; i < found.start.length; i++) {
-      ranges.start[done + i] = found.start[i] < 0 ? -1 : base + found.start[i];
-      ranges.end[done + i] = found.end[i] < 0 ? -1 : base + found.end[i];
+      ranges.start[done + i] = at(found.start[i]);
+      ranges.end[done + i] = at(found.end[i]);
+      ranges.hashAt[done + i] = at(found.hashAt![i]);
+      chars[done + i] = found.start[i] < 0 ? 0 : jsonStringUnits(line, found.start[i], found.end[i]);
     }
     done += found.start.length;
     base += line.length;
@@ -627,6 +642,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   const buffer = new PartBuffer();
   // A record line with its texts left out is copied into this one (decodeRecordPart).
   const lines = new PartBuffer();
+  const indexBuffer = new PartBuffer();
   // Statements first, when this build can use them (else they are recomputed from the texts, and every segment
   // is written again at the next checkpoint: no basis): a reply's act says whether its text must be read.
   let statements: { acts: Uint8Array; slots: Map<number, StateSlot[]> } | undefined;
@@ -638,10 +654,14 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     const bytes = readPart(dir, part, "record", buffer);
     const { from, count } = bounds(s);
     const file = path.join(dir, part.file);
-    const ranges = texts ? findTexts(bytes, count) : undefined;
+    // With the statements, the records are decoded without their texts and content hashes (kept as bytes),
+    // found by the part's text index (format 6) or else by a scan of the part.
+    const index = texts && statements ? manifest.text_index?.[s] : undefined;
+    const indexed = index ? decodeTextIndex(readPart(dir, index, "text index", indexBuffer), count, bytes) : undefined;
+    const ranges = indexed?.ranges ?? (texts ? findTexts(bytes, count, { hashes: statements !== undefined }) : undefined);
     // Texts read back and acts known: the texts are not decoded at all, only measured (an acknowledgement's
     // reply excepted, to tell a non-answer).
-    let kept = texts && ranges && statements ? adoptWithoutTexts(texts, bytes, { file, from, count, ranges }, { shared, lines }, statements.acts, replies) : undefined;
+    let kept = texts && ranges && statements ? adoptWithoutTexts(texts, bytes, { file, from, count, ranges }, { shared, lines }, statements.acts, replies, indexed?.chars) : undefined;
     if (!kept) {
       const decoded = decodeRecordPart(bytes, count, shared);
       decoded.forEach((record, i) => {
@@ -660,6 +680,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   const spaces = new Map<VectorIndex, SpaceBasis>();
   for (const [i, space] of manifest.vector_spaces.entries()) {
     const contentHashByDoc = new DocHashes();
+    contentHashByDoc.reserve(manifest.docs);
     const docLists: Int32Array[] = [];
     const index = indexes[i];
     const paged = space.vectors > limits.rows;
@@ -674,9 +695,9 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
       if (docs[0] < from || docs[docs.length - 1] >= from + count) throw new CheckpointRejected(`a vector part of segment ${s} holds docs outside it`);
       docs.forEach((doc, i) => {
         // The binding that keeps a vector from being served for text it did not embed.
-        const hash = records[doc]?.content_hash;
-        if (hash === undefined || !boundTo(part, i, hash)) throw new CheckpointRejected(`the vector of doc ${doc} is not bound to that doc's text`);
-        contentHashByDoc.set(doc, hash);
+        const record = records[doc];
+        if (record === undefined || !contentDigestIs(record, part.digests, i * DIGEST_BYTES)) throw new CheckpointRejected(`the vector of doc ${doc} is not bound to that doc's text`);
+        contentHashByDoc.setDigest(doc, part.digests, i * DIGEST_BYTES);
       });
       // A part at a time, read from its file from then on (never copied): the rows of a million vectors are
       // never all in memory.
@@ -714,6 +735,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     // A restored state starts its change counts at zero (MemoryState.adopt counts nothing).
     changes: new Uint32Array(Math.ceil(manifest.docs / CHANGE_BLOCK_DOCS)),
     recordParts: manifest.records,
+    textIndexParts: manifest.text_index ?? manifest.records.map(() => null),
     statementParts: manifest.statements.parts,
     bm25: { entry: { k1: manifest.bm25.k1, b: manifest.bm25.b, docs: manifest.bm25.docs, part: manifest.bm25.part }, live: indexed },
     spaces,
@@ -724,7 +746,8 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
 /**
  * The records of a part whose texts are read back, decoded without their texts (decodeRecordPart's elide) and
  * paged at once, with each reply's kind from its act (replyKindOf); undefined when the part's file cannot be
- * opened (the caller decodes it whole and keeps its texts).
+ * opened (the caller decodes it whole and keeps its texts). Each text's UTF-16 length is measured on its JSON
+ * bytes unless `known` (the part's text index) gives them.
  */
 function adoptWithoutTexts(
   texts: TextPages,
@@ -733,16 +756,18 @@ function adoptWithoutTexts(
   { shared, lines }: { shared: SharedValues; lines: PartBuffer },
   acts: Uint8Array,
   replies: Uint8Array,
+  known?: Int32Array,
 ): Array<MemoryRecord | undefined> | undefined {
   const decoded = decodeRecordPart(bytes, count, shared, ranges, lines);
-  const chars = new Int32Array(count);
+  const chars = known ?? new Int32Array(count);
   decoded.forEach((record, i) => {
+    if ((record === undefined) !== ranges.start[i] < 0) throw new CheckpointRejected(`the text index does not match its record part at record ${i}`);
     if (!record) return;
     const [start, end] = [ranges.start[i], ranges.end[i]];
-    chars[i] = jsonStringUnits(bytes, start, end);
+    if (!known) chars[i] = jsonStringUnits(bytes, start, end);
     replies[from + i] = replyKindOf(record.source_type, actOfCode(acts[from + i]), () => JSON.parse(bytes.toString("utf8", start, end)) as string);
   });
-  return texts.adopt({ file, from, records: decoded, ranges }, chars);
+  return texts.adopt({ file, from, records: decoded, ranges }, chars, bytes);
 }
 
 /**

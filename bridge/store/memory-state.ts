@@ -188,7 +188,7 @@ export class MemoryState implements SearchView {
     let doc = fromDoc;
     for (; doc < this.records.length && items.length < limit; doc++) {
       const record = this.records[doc];
-      if (record && space?.contentHashByDoc.get(doc) !== record.content_hash) items.push({ id: record.id, text: record.text, contentHash: record.content_hash });
+      if (record && !space?.contentHashByDoc.boundTo(doc, record)) items.push({ id: record.id, text: record.text, contentHash: record.content_hash });
     }
     return { items, nextDoc: doc };
   }

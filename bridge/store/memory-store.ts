@@ -623,7 +623,8 @@ export class MemoryStore {
   private *liveEntries(records: ReadonlyArray<MemoryRecord | undefined>, spaces: ReturnType<VectorSpaces["list"]>): Generator<JournalEntry> {
     const live = (doc: number) => records[doc] !== undefined;
     const embeddingOf = (space: (typeof spaces)[number], doc: number): EmbeddingInput | undefined => {
-      const vector = space.contentHashByDoc.get(doc) === records[doc]?.content_hash ? space.index.vectorOf(doc) : undefined;
+      const record = records[doc];
+      const vector = record && space.contentHashByDoc.boundTo(doc, record) ? space.index.vectorOf(doc) : undefined;
       return vector ? { provider: space.provider, model: space.model, vector, modelDigest: space.modelDigest, configHash: space.configHash } : undefined;
     };
     let made = 0;

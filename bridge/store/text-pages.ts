@@ -6,10 +6,13 @@
 // the text (BM25, statements), so a search reads only the texts it shows or checks.
 import fs from "node:fs";
 import { grownCapacity, withHeadroom } from "../index/capacity";
+import { DIGEST_BYTES, HASH_CHARS, HASH_PREFIX, hashMatchesDigest, hashOfDigest, sameDigest, writeDigest, writeDigestFromHex } from "./content-digests";
 import type { MemoryRecord } from "./records";
 
 const DOC = Symbol("doc");
 const PAGES = Symbol("pages");
+/** On the prototype of paged records whose content hash is kept as bytes by their TextPages. */
+const HASH_KEPT = Symbol("hash kept");
 const QUOTE = 0x22;
 // readMany reads texts in one read while the bytes between them (a record's other fields) stay under this,
 // up to RUN_BYTES at once.
@@ -21,6 +24,11 @@ const BACKSLASH = 0x5c;
 export interface TextRanges {
   start: Float64Array;
   end: Float64Array;
+  /**
+   * With findTexts' `hashes`: where each record's content hash ("sha256:" and 64 lowercase hex digits, the
+   * value of its own "content_hash" key) has its first hex digit; -1 for a forgotten doc or another value.
+   */
+  hashAt?: Float64Array;
 }
 
 /** A record part on disk: `records[i]` is doc `from + i`, and its text lies at `ranges` in `file`. */
@@ -31,7 +39,7 @@ export interface TextPart {
   ranges: TextRanges;
 }
 
-type PagedRecord = MemoryRecord & { [DOC]: number; [PAGES]: TextPages };
+type PagedRecord = MemoryRecord & { [DOC]: number; [PAGES]: TextPages; [HASH_KEPT]?: true };
 
 /** Whether `record`'s text is read back from a file. */
 export function isPaged(record: MemoryRecord): boolean {
@@ -68,12 +76,33 @@ export function plainRecords(records: ReadonlyArray<MemoryRecord | undefined>): 
 
 function withText(record: MemoryRecord, text: string): MemoryRecord {
   const plain: Record<string, unknown> = {};
-  // The text goes where records have it, after the id (normalizeRecord's order), so the JSON is unchanged.
+  const hashKept = (record as Partial<PagedRecord>)[HASH_KEPT] === true;
+  // The text goes where records have it, after the id, and a hash kept as bytes after the metadata
+  // (validateRecordInput's order), so the JSON is unchanged.
   for (const [key, value] of Object.entries(record)) {
     plain[key] = value;
     if (key === "id") plain.text = text;
+    if (key === "metadata" && hashKept) plain.content_hash = record.content_hash;
   }
+  if (hashKept && plain.content_hash === undefined) plain.content_hash = record.content_hash;
   return plain as unknown as MemoryRecord;
+}
+
+/** Writes `record`'s content hash as its 32 bytes at `into[at]`; false if it is not "sha256:" and 64 hex digits. */
+export function writeContentDigest(record: MemoryRecord, into: Uint8Array, at: number): boolean {
+  const paged = record as Partial<PagedRecord>;
+  if (paged[HASH_KEPT] !== true) return writeDigest(record.content_hash, into, at);
+  paged[PAGES]!.copyDigest(paged[DOC]!, into, at);
+  return true;
+}
+
+/**
+ * Whether `record`'s content hash is the one whose digest lies at `digests[at, at + 32)`, making no string
+ * (a vector's binding, checked for every vector at an open and by scans of every doc).
+ */
+export function contentDigestIs(record: MemoryRecord, digests: Uint8Array, at: number): boolean {
+  const paged = record as Partial<PagedRecord>;
+  return paged[HASH_KEPT] === true ? paged[PAGES]!.digestIs(paged[DOC]!, digests, at) : hashMatchesDigest(record.content_hash, digests, at);
 }
 
 /** The length of `record.text` in UTF-16 code units, without reading a paged text back. */
@@ -85,11 +114,13 @@ export function textLength(record: MemoryRecord): number {
 /**
  * Finds the text of each record in a record part (chunked JSON arrays of record objects or null, as
  * encodeRecordPart writes them): the string value of each object's own "text" key. `count` records are
- * expected; the part's JSON must already have been checked (decodeRecordPart).
+ * expected; the part's JSON must already have been checked (decodeRecordPart). With `hashes`, also where
+ * each one's content hash lies (TextRanges.hashAt).
  */
-export function findTexts(bytes: Uint8Array, count: number): TextRanges {
+export function findTexts(bytes: Uint8Array, count: number, { hashes = false } = {}): TextRanges {
   const start = new Float64Array(count).fill(-1);
   const end = new Float64Array(count).fill(-1);
+  const hashAt = hashes ? new Float64Array(count).fill(-1) : undefined;
   const isObject = new Uint8Array(count);
   let item = -1;
   let depth = 0;
@@ -98,7 +129,9 @@ export function findTexts(bytes: Uint8Array, count: number): TextRanges {
     const c = bytes[at];
     if (c === QUOTE) {
       const close = stringEnd(bytes, at);
-      const isTextKey = depth === 2 && keyNext && close - at === 5 && bytes[at + 1] === 0x74 && bytes[at + 2] === 0x65 && bytes[at + 3] === 0x78 && bytes[at + 4] === 0x74;
+      const isKey = depth === 2 && keyNext;
+      const isTextKey = isKey && close - at === 5 && bytes[at + 1] === 0x74 && bytes[at + 2] === 0x65 && bytes[at + 3] === 0x78 && bytes[at + 4] === 0x74;
+      const isHashKey = hashAt !== undefined && isKey && close - at === HASH_KEY.length - 1 && equalBytes(bytes, at, HASH_KEY);
       keyNext = false;
       at = close + 1;
       if (isTextKey && bytes[at] === 0x3a && bytes[at + 1] === QUOTE && item >= 0 && item < count) {
@@ -106,6 +139,9 @@ export function findTexts(bytes: Uint8Array, count: number): TextRanges {
         start[item] = at + 1;
         end[item] = valueEnd + 1;
         at = valueEnd + 1;
+      } else if (isHashKey && bytes[at] === 0x3a && item >= 0 && item < count && isContentHashAt(bytes, at + 1)) {
+        hashAt[item] = at + 2 + HASH_PREFIX.length;
+        at += 2 + HASH_CHARS + 1;
       }
       continue;
     }
@@ -130,7 +166,26 @@ export function findTexts(bytes: Uint8Array, count: number): TextRanges {
   }
   if (item + 1 !== count) throw new Error(`the record part holds ${item + 1} records; ${count} were expected`);
   for (let i = 0; i < count; i++) if (isObject[i] === 1 && start[i] === -1) throw new Error(`record ${i} of the part has no text`);
-  return { start, end };
+  return hashAt ? { start, end, hashAt } : { start, end };
+}
+
+/** `"content_hash"`, quotes included, as UTF-8. */
+const HASH_KEY = Buffer.from(JSON.stringify("content_hash"));
+const HASH_PREFIX_BYTES = Buffer.from(HASH_PREFIX);
+
+function equalBytes(bytes: Uint8Array, at: number, expected: Uint8Array): boolean {
+  for (let i = 0; i < expected.length; i++) if (bytes[at + i] !== expected[i]) return false;
+  return true;
+}
+
+/** Whether a JSON string at `at` is a content hash: "sha256:" and 64 lowercase hex digits, quotes around. */
+function isContentHashAt(bytes: Uint8Array, at: number): boolean {
+  if (bytes[at] !== QUOTE || bytes[at + 1 + HASH_CHARS] !== QUOTE || !equalBytes(bytes, at + 1, HASH_PREFIX_BYTES)) return false;
+  for (let i = at + 1 + HASH_PREFIX.length, last = at + 1 + HASH_CHARS; i < last; i++) {
+    const c = bytes[i];
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
+  }
+  return true;
 }
 
 /**
@@ -178,6 +233,8 @@ export class TextPages {
   private start = new Float64Array(0);
   private bytes = new Int32Array(0);
   private chars = new Int32Array(0);
+  /** By doc, the content hash's digest of a record paged with HASH_KEPT (adopt's `hashes`). */
+  private digests = new Uint8Array(0);
   private readonly files = new Map<number, number>();
   /** Per file id, how many docs read their text from it (a doc released or moved no longer counts). */
   private readonly refs = new Map<number, number>();
@@ -191,6 +248,8 @@ export class TextPages {
    * slots, where one from Object.create(proto) put all but four in a separate array (~40 bytes a record).
    */
   private readonly Paged: new () => Record<string | symbol, unknown>;
+  /** Makes paged records whose content hash is kept in `digests`, not in a string of their own. */
+  private readonly PagedKeepingHash: new () => Record<string | symbol, unknown>;
   /** Whether any text was ever paged (a state once paged keeps paging whatever its size). */
   active = false;
   disposed = false;
@@ -216,6 +275,16 @@ export class TextPages {
     const Paged = function () {} as unknown as new () => Record<string | symbol, unknown>;
     Paged.prototype = this.proto;
     this.Paged = Paged;
+    const PagedKeepingHash = function () {} as unknown as new () => Record<string | symbol, unknown>;
+    PagedKeepingHash.prototype = Object.create(this.proto, {
+      content_hash: {
+        get(this: PagedRecord): string {
+          return pages.contentHash(this[DOC]);
+        },
+      },
+      [HASH_KEPT]: { value: true },
+    });
+    this.PagedKeepingHash = PagedKeepingHash;
   }
 
   /**
@@ -241,16 +310,23 @@ export class TextPages {
    * The records of a part being opened, paged at once (each record's text is dropped as soon as its line
    * is done, so the texts of a large store are never all in the heap, nor leave it fragmented). `chars[i]`
    * is the UTF-16 length of record i's text when the records were decoded without their texts
-   * (decodeRecordPart's `elide`). Undefined, opening nothing, when the file cannot be opened: the texts
-   * then stay in memory (decoded, if they were elided).
+   * (decodeRecordPart's `elide`). With `hashes` (the part's bytes), the records whose content hash
+   * `part.ranges.hashAt` places were decoded without it: it is kept here as bytes (32 a doc, where its string
+   * took 88 in the heap). Undefined, opening nothing, when the file cannot be opened: the texts then stay in
+   * memory (decoded, if they were elided).
    */
-  adopt(part: TextPart, chars?: Int32Array): Array<MemoryRecord | undefined> | undefined {
+  adopt(part: TextPart, chars?: Int32Array, hashes?: Uint8Array): Array<MemoryRecord | undefined> | undefined {
     const id = this.openFile(part);
     if (id === undefined) return undefined;
+    const hashAt = hashes ? part.ranges.hashAt : undefined;
+    if (hashAt) this.reserveDigests();
     return part.records.map((record, i) => {
       if (record === undefined || part.ranges.start[i] < 0) return record;
-      this.locate(part.from + i, id, part, i, chars ? chars[i] : record.text.length);
-      return this.paged(record, part.from + i);
+      const doc = part.from + i;
+      this.locate(doc, id, part, i, chars ? chars[i] : record.text.length);
+      const keep = hashAt !== undefined && hashAt[i] >= 0;
+      if (keep && !writeDigestFromHex(hashes!, hashAt[i], this.digests, doc * DIGEST_BYTES)) throw new Error(`the content hash of doc ${doc} is not 64 hex digits`);
+      return this.paged(record, doc, keep);
     });
   }
 
@@ -308,6 +384,21 @@ export class TextPages {
     this.counted = 0;
     this.where = new Int32Array(0);
     this.disposed = true;
+  }
+
+  /** The content hash of a doc paged with HASH_KEPT. */
+  contentHash(doc: number): string {
+    return hashOfDigest(this.digests, doc * DIGEST_BYTES);
+  }
+
+  /** Copies the content hash's digest of a doc paged with HASH_KEPT to `into[at]`. */
+  copyDigest(doc: number, into: Uint8Array, at: number): void {
+    into.set(this.digests.subarray(doc * DIGEST_BYTES, (doc + 1) * DIGEST_BYTES), at);
+  }
+
+  /** Whether the content hash of a doc paged with HASH_KEPT has the digest at `digests[at, at + 32)`. */
+  digestIs(doc: number, digests: Uint8Array, at: number): boolean {
+    return sameDigest(this.digests, doc * DIGEST_BYTES, digests, at);
   }
 
   /** The UTF-16 length of a paged doc's text. */
@@ -388,12 +479,12 @@ export class TextPages {
     this.counted--;
   }
 
-  private paged(record: MemoryRecord, doc: number): MemoryRecord {
-    const paged = new this.Paged();
+  private paged(record: MemoryRecord, doc: number, hashKept = false): MemoryRecord {
+    const paged = hashKept ? new this.PagedKeepingHash() : new this.Paged();
     // for...in, not Object.entries: no array a field (a million records paged at an open made ~8M of them,
     // ~0.3 s of collections). A record is a plain object: its prototype has nothing enumerable.
     const fields = record as unknown as Record<string, unknown>;
-    for (const key in fields) if (key !== "text") paged[key] = fields[key];
+    for (const key in fields) if (key !== "text" && (!hashKept || key !== "content_hash")) paged[key] = fields[key];
     paged[DOC] = doc;
     return paged as unknown as MemoryRecord;
   }
@@ -415,5 +506,14 @@ export class TextPages {
     this.start = grow(this.start, (n) => new Float64Array(n));
     this.bytes = grow(this.bytes, (n) => new Int32Array(n));
     this.chars = grow(this.chars, (n) => new Int32Array(n));
+    // Only once a hash is kept: a store that never opened from a checkpoint keeps none.
+    if (this.digests.length > 0) this.reserveDigests();
+  }
+
+  private reserveDigests(): void {
+    if (this.digests.length >= this.where.length * DIGEST_BYTES) return;
+    const digests = new Uint8Array(this.where.length * DIGEST_BYTES);
+    digests.set(this.digests);
+    this.digests = digests;
   }
 }

@@ -1,0 +1,156 @@
+// The text index beside a record part (checkpoint format 6, issue 18: start at 1M): where each record's text
+// and content hash lie in the part and each text's length, so that an open whose texts are read back neither
+// scans the part nor measures its texts. An open through the index must answer as one through the scan, and
+// an index that does not fit its part must refuse the checkpoint (a full replay), never mislead it.
+import fs from "node:fs";
+import path from "node:path";
+import { createHash } from "node:crypto";
+import type { Manifest } from "../../bridge/store/checkpoint-format";
+import { decodeTextIndex, encodeRecordPart, encodeTextIndex } from "../../bridge/store/checkpoint-parts";
+import type { MemoryStore, StoreOptions } from "../../bridge/store/memory-store";
+import { hashContent, type MemoryRecord } from "../../bridge/store/records";
+import { findTexts, jsonStringUnits } from "../../bridge/store/text-pages";
+import { checkpointStatus, copyDataDir, observe, openAt, readManifest, writeHistory } from "./checkpoint-fixtures";
+import { tempDir } from "./helpers";
+
+const SEGMENT = 16;
+const options = (textMax: number): Partial<StoreOptions> => ({ checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: SEGMENT, textInMemoryMax: textMax } });
+const checkpointDir = (dataDir: string) => path.join(dataDir, "checkpoint");
+const writeManifest = (dataDir: string, manifest: Manifest) => fs.writeFileSync(path.join(checkpointDir(dataDir), "manifest.json"), JSON.stringify(manifest));
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+/** A closed store whose checkpoint was written with its texts read back: every record part has its index. */
+function indexedStore(): string {
+  const dataDir = tempDir("text-index-");
+  const store = openAt(dataDir, options(0));
+  writeHistory(store, 0, 200);
+  store.checkpoint();
+  store.close();
+  return dataDir;
+}
+
+/** Rewrites segment `s`'s text index through `edit` and names it in the manifest with its new size and hash. */
+function editIndex(dataDir: string, s: number, edit: (bytes: Buffer) => Buffer): void {
+  const manifest = readManifest(dataDir);
+  const part = manifest.text_index![s]!;
+  const bytes = edit(fs.readFileSync(path.join(checkpointDir(dataDir), part.file)));
+  fs.writeFileSync(path.join(checkpointDir(dataDir), part.file), bytes);
+  manifest.text_index![s] = { ...part, bytes: bytes.length, sha256: sha256(bytes) };
+  writeManifest(dataDir, manifest);
+}
+
+const statsOf = (store: MemoryStore) => store.stats();
+
+describe("a record part's text index", () => {
+  it("holds what a scan of the part finds: each text's range and length, each content hash's digits", () => {
+    const records: Array<MemoryRecord | undefined> = [
+      { id: "a", text: 'quote " 末尾\\ 🙂', source_type: "user_message", timestamp_ms: 1, scope: "global", metadata: { text: "x" }, content_hash: hashContent('quote " 末尾\\ 🙂') },
+      undefined,
+      { content_hash: "sha256:odd", id: "b", text: "b", source_type: "user_message", timestamp_ms: 2, scope: "global", metadata: {} } as MemoryRecord,
+    ];
+    const part = Buffer.concat([...encodeRecordPart(records)]);
+    const ranges = findTexts(part, 3, { hashes: true }) as Required<ReturnType<typeof findTexts>>;
+    const chars = Int32Array.from([jsonStringUnits(part, ranges.start[0], ranges.end[0]), 0, 1]);
+    expect(chars[0]).toBe('quote " 末尾\\ 🙂'.length);
+    const decoded = decodeTextIndex(encodeTextIndex(ranges, chars), 3, part);
+    expect(decoded).toEqual({ ranges, chars });
+    expect([...decoded.ranges.hashAt]).toEqual([part.indexOf(records[0]!.content_hash.slice(7)), -1, -1]);
+    // Another count, another magic: refused.
+    expect(() => decodeTextIndex(encodeTextIndex(ranges, chars), 4, part)).toThrow("a text index is not one of version 1 for 4 records");
+    const other = Buffer.from(encodeTextIndex(ranges, chars));
+    other.write("DSHVECS\0", 0, "latin1");
+    expect(() => decodeTextIndex(other, 3, part)).toThrow("a text index is not one of version 1 for 3 records");
+  });
+
+  it("opens a store that reads its texts back through the index, as a scan of the parts would and with no text read", () => {
+    const dataDir = indexedStore();
+    const manifest = readManifest(dataDir);
+    expect(manifest.version).toBe(6);
+    expect(manifest.text_index!.every((part) => part !== null)).toBe(true);
+    // The same checkpoint as format 5 wrote it: no index, the parts scanned.
+    const scanned = copyDataDir(dataDir);
+    const { text_index: _index, ...v5 } = manifest;
+    writeManifest(scanned, { ...v5, version: 5 } as Manifest);
+    const byIndex = openAt(copyDataDir(dataDir), options(0));
+    const byScan = openAt(scanned, options(0));
+    const inMemory = openAt(copyDataDir(dataDir), options(Infinity));
+    try {
+      expect([checkpointStatus(byIndex).used, checkpointStatus(byScan).used, checkpointStatus(inMemory).used]).toEqual([true, true, true]);
+      expect(byIndex.textFootprint().reads).toBe(0);
+      // The texts' lengths (counted from the index) and everything else a caller sees.
+      expect(statsOf(byIndex)).toEqual(statsOf(inMemory));
+      expect(statsOf(byIndex)).toEqual(statsOf(byScan));
+      expect(observe(byIndex)).toEqual(observe(inMemory));
+      expect(observe(byScan)).toEqual(observe(inMemory));
+    } finally {
+      byIndex.close();
+      byScan.close();
+      inMemory.close();
+    }
+  });
+
+  it("is written again with its segment's part, kept with an unchanged one, and named for removal with it", () => {
+    const dataDir = indexedStore();
+    const before = readManifest(dataDir);
+    const store = openAt(dataDir, options(0));
+    try {
+      store.forget("m-1");
+      store.checkpoint();
+      const after = readManifest(dataDir);
+      expect(after.text_index![0]).not.toEqual(before.text_index![0]);
+      expect(after.text_index!.slice(1)).toEqual(before.text_index!.slice(1));
+      // Only the files the manifest names stay: the old index of segment 0 is gone.
+      expect(fs.existsSync(path.join(checkpointDir(dataDir), before.text_index![0]!.file))).toBe(false);
+      expect(fs.existsSync(path.join(checkpointDir(dataDir), after.text_index![0]!.file))).toBe(true);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("refuses the checkpoint when the index does not fit its part: damaged, moved, another segment's, or misplaced", () => {
+    const base = indexedStore();
+    const expectRefused = (damage: (dataDir: string) => void, reason: string | RegExp) => {
+      const dataDir = copyDataDir(base);
+      damage(dataDir);
+      const replayDir = copyDataDir(dataDir, { withCheckpoint: false });
+      const store = openAt(dataDir, options(0));
+      const replayed = openAt(replayDir, options(0));
+      try {
+        const status = checkpointStatus(store);
+        expect(status).toMatchObject({ used: false, offset: 0 });
+        expect(status.reason).toEqual(typeof reason === "string" ? reason : expect.stringMatching(reason));
+        expect(observe(store)).toEqual(observe(replayed));
+      } finally {
+        store.close();
+        replayed.close();
+      }
+    };
+    // One byte changed behind the manifest's back.
+    expectRefused((dataDir) => {
+      const file = path.join(checkpointDir(dataDir), readManifest(dataDir).text_index![1]!.file);
+      const bytes = fs.readFileSync(file);
+      bytes[bytes.length - 1] ^= 1;
+      fs.writeFileSync(file, bytes);
+    }, "the text index part does not match its SHA-256 (damaged)");
+    // Segment 2's index named for segment 1 (the same count of records).
+    expectRefused((dataDir) => {
+      const manifest = readManifest(dataDir);
+      manifest.text_index![1] = manifest.text_index![2];
+      writeManifest(dataDir, manifest);
+    }, /^the text index does not match its record part at record \d+$/);
+    // A text's start moved by one byte; a hash's; a text index claiming a forgotten doc has a text.
+    const column = (c: number, i: number) => 16 + 8 * c * SEGMENT + 8 * i;
+    expectRefused((dataDir) => editIndex(dataDir, 1, (bytes) => (bytes.writeDoubleLE(bytes.readDoubleLE(column(0, 3)) + 1, column(0, 3)), bytes)), "the text index does not match its record part at record 3");
+    expectRefused((dataDir) => editIndex(dataDir, 1, (bytes) => (bytes.writeDoubleLE(bytes.readDoubleLE(column(2, 3)) - 1, column(2, 3)), bytes)), "the text index does not match its record part at record 3");
+    // Segment 0 holds m-0 (forgotten by writeHistory): its index says -1, and another record's ranges there are refused.
+    expectRefused((dataDir) => {
+      const manifest = readManifest(dataDir);
+      const index = fs.readFileSync(path.join(checkpointDir(dataDir), manifest.text_index![0]!.file));
+      expect([0, 1, 2].map((c) => index.readDoubleLE(column(c, 0)))).toEqual([-1, -1, -1]);
+      editIndex(dataDir, 0, (bytes) => {
+        for (const c of [0, 1, 2]) bytes.writeDoubleLE(bytes.readDoubleLE(column(c, 1)), column(c, 0));
+        return bytes;
+      });
+    }, /^the text index does not match its record part at record [01]$/);
+  });
+});
