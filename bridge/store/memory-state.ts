@@ -5,7 +5,7 @@ import { documentTerms } from "../index/analyze";
 import { Bm25Index } from "../index/bm25";
 import { TurnAdjacency } from "../index/turn-adjacency";
 import { DreamError } from "../protocol/errors";
-import type { RestoredState } from "./checkpoint";
+import type { PreparedState, RestoredState } from "./checkpoint";
 import { toImportFormat } from "./export-records";
 import type { JournalEntry } from "./journal";
 import { decodeEntry } from "./journal-entries";
@@ -59,7 +59,7 @@ export class MemoryState implements SearchView {
   private readonly slotsByDoc = new Map<number, StateSlot[]>();
   readonly slotIndex = new SlotIndex();
   private readonly turns = new TurnAdjacency();
-  readonly bm25: Bm25Index;
+  private lexical: Bm25Index;
   readonly vectors: VectorSpaces;
   readonly scopes = new ScopeMasks();
   /** Texts of records read back from checkpoint parts (a store above checkpoint.textInMemoryMax). */
@@ -81,9 +81,9 @@ export class MemoryState implements SearchView {
   constructor(
     readonly nowMs: () => number,
     bm25Params: { k1?: number; b?: number } | undefined,
-    restored: RestoredState | undefined,
+    restored: RestoredState | PreparedState | undefined,
   ) {
-    this.bm25 = restored?.bm25 ?? new Bm25Index(bm25Params);
+    this.lexical = (restored && "bm25" in restored ? restored.bm25 : undefined) ?? new Bm25Index(bm25Params);
     this.vectors = restored?.vectors ?? new VectorSpaces();
     this.texts = restored?.texts ?? new TextPages();
     // A restore has made it already, checking the ids are unique (a million entries at 1M).
@@ -95,6 +95,20 @@ export class MemoryState implements SearchView {
 
   get size(): number {
     return this.live;
+  }
+
+  get bm25(): Bm25Index {
+    return this.lexical;
+  }
+
+  /**
+   * Takes the lexical index of the restore this state was prepared from (loadCheckpoint's `prepare`): the
+   * state's own indexes were built while a worker still read the BM25 snapshot.
+   */
+  adoptLexical(bm25: Bm25Index): this {
+    if (this.lexical.size !== 0) throw new Error("adoptLexical: the state has a lexical index already");
+    this.lexical = bm25;
+    return this;
   }
 
   /** Forgotten docs whose text the journal (and maybe a checkpoint) still holds until compaction. */
@@ -262,7 +276,7 @@ export class MemoryState implements SearchView {
    * so is the slot index from the statements the checkpoint kept (recomputed from the text when it kept none
    * this build can use).
    */
-  private adopt(restored: RestoredState): void {
+  private adopt(restored: PreparedState): void {
     this.replies = restored.replies.slice();
     restored.records.forEach((record, doc) => {
       this.records.push(record);

@@ -213,9 +213,14 @@ export class MemoryStore {
     try {
       const journalPath = path.join(dataDir, "journal.jsonl");
       const { k1, b } = new Bm25Index(options.bm25);
-      const load = loadCheckpoint(path.join(dataDir, "checkpoint"), journalPath, { k1, b }, options.checkpoint);
+      const nowMs = options.nowMs ?? Date.now;
+      // The state's own indexes of the records are built while a worker still reads the BM25 snapshot.
+      let prepared: MemoryState | undefined;
+      const load = loadCheckpoint(path.join(dataDir, "checkpoint"), journalPath, { k1, b }, options.checkpoint, (partial) => {
+        prepared = new MemoryState(nowMs, options.bm25, partial);
+      });
       restored = load.state;
-      const state = new MemoryState(options.nowMs ?? Date.now, options.bm25, load.state);
+      const state = load.state && prepared ? prepared.adoptLexical(load.state.bm25) : new MemoryState(nowMs, options.bm25, load.state);
       opened = state;
       const store = new MemoryStore(dataDir, lock, new AuditLog(path.join(dataDir, "audit.jsonl"), options.audit), state, options);
       const { journal, report } = Journal.open(journalPath, (entry) => state.apply(entry), { fromOffset: load.state?.offset });
