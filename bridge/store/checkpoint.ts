@@ -240,9 +240,16 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     const from = s * segmentDocs;
     const to = Math.min(docs, from + segmentDocs);
     if (!changed[s] && !firstPaging) {
-      recordParts[s] = reuse(basis!.recordParts[s]);
+      const part = (recordParts[s] = reuse(basis!.recordParts[s]));
       const index = basis!.textIndexParts[s];
       textIndexParts[s] = index && reuse(index);
+      // A part from before format 6 (or written with its texts in memory) gets its index now, a part a step.
+      if (!index && pageTexts) {
+        jobs.push(function* () {
+          const made = indexRecordPart(dir, part, to - from);
+          if (made) textIndexParts[s] = yield* write(`texts-${s}.bin`, [made]);
+        });
+      }
       statementParts[s] = reuse(basis!.statementParts[s]);
       continue;
     }
@@ -522,6 +529,23 @@ function rowsInMemoryMax(tuning: Pick<CheckpointTuning, "rowsInMemoryMax">): num
 function inMemoryLimit(max: number, name: string, unit: string): number {
   if (!(max >= 0)) throw new Error(`checkpoint.${name} must be a number of ${unit}, 0 or more (or Infinity), got ${String(max)}`);
   return max;
+}
+
+/**
+ * The text index of a record part already written, made from its bytes (findTexts, jsonStringUnits: ~5 ms for
+ * a segment's 2 MB); undefined when the part cannot be read or is not as its manifest names it (an open
+ * then scans it, and finds what is wrong).
+ */
+function indexRecordPart(dir: string, part: PartRef, count: number): Buffer | undefined {
+  try {
+    const bytes = readPart(dir, part, "record");
+    const ranges = findTexts(bytes, count, { hashes: true }) as Required<TextRanges>;
+    const chars = new Int32Array(count);
+    for (let i = 0; i < count; i++) if (ranges.start[i] >= 0) chars[i] = jsonStringUnits(bytes, ranges.start[i], ranges.end[i]);
+    return encodeTextIndex(ranges, chars);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

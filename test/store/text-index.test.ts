@@ -107,6 +107,40 @@ describe("a record part's text index", () => {
     }
   });
 
+  it("is made for the parts an earlier checkpoint wrote without one, at the next checkpoint that reads texts back, keeping those parts", () => {
+    // Written with the texts in memory: no index (as a checkpoint of format 5 had none).
+    const dataDir = tempDir("text-index-upgrade-");
+    const writer = openAt(dataDir, options(Infinity));
+    writeHistory(writer, 0, 200);
+    writer.checkpoint();
+    writer.close();
+    const before = readManifest(dataDir);
+    expect(before.text_index!.every((part) => part === null)).toBe(true);
+    const store = openAt(dataDir, options(0));
+    const reference = openAt(copyDataDir(dataDir), options(Infinity));
+    try {
+      for (const s of [store, reference]) s.forget("m-1");
+      store.checkpoint();
+      const after = readManifest(dataDir);
+      // Segment 0 written again; every other record part kept as it was, with an index beside it now.
+      expect(after.records[0]).not.toEqual(before.records[0]);
+      expect(after.records.slice(1)).toEqual(before.records.slice(1));
+      expect(after.text_index!.every((part) => part !== null)).toBe(true);
+    } finally {
+      store.close();
+    }
+    const reopened = openAt(dataDir, options(0));
+    try {
+      expect(checkpointStatus(reopened).used).toBe(true);
+      expect(reopened.textFootprint().reads).toBe(0);
+      expect(statsOf(reopened)).toEqual(statsOf(reference));
+      expect(observe(reopened)).toEqual(observe(reference));
+    } finally {
+      reopened.close();
+      reference.close();
+    }
+  });
+
   it("refuses the checkpoint when the index does not fit its part: damaged, moved, another segment's, or misplaced", () => {
     const base = indexedStore();
     const expectRefused = (damage: (dataDir: string) => void, reason: string | RegExp) => {
