@@ -3,7 +3,8 @@
 // `text` is read back from that part (one positioned read of the JSON string) when something asks for it:
 // a search's results and the candidates it inspects, a view, an export. Everything else a record holds
 // (id, source, time, scope, session, tags, metadata, hash) stays in memory, and so do the indexes built from
-// the text (BM25, statements), so a search reads only the texts it shows or checks.
+// the text (BM25, statements), so a search reads only the texts it shows or checks. A record paged as a
+// checkpoint is opened keeps its content hash here as 32 bytes (HASH_KEPT), not as a string of its own.
 import fs from "node:fs";
 import { grownCapacity, withHeadroom } from "../index/capacity";
 import { DIGEST_BYTES, HASH_CHARS, HASH_PREFIX, hashMatchesDigest, hashOfDigest, sameDigest, writeDigest, writeDigestFromHex } from "./content-digests";
