@@ -37,6 +37,8 @@ export interface EmbeddedChromaOptions {
   platform?: NodeJS.Platform;
   /** Where %ProgramData% is read from for a junction (default: process.env). */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The clock a run's age is read from against RestartPolicy.stableMs (default Date.now; tests set it). */
+  clock?: () => number;
 }
 
 export interface ChromaExit {
@@ -97,6 +99,7 @@ export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
   /** Deaths in a row, each before the run was stable (RestartPolicy.crashLoopAfter). */
   private quickDeaths = 0;
   private startedAtMs = 0;
+  private readonly clock: () => number;
   private readonly output = new OutputTail(LOG_LINES);
   private readonly launcherPath: string;
   private readonly policy: RestartPolicy | false;
@@ -104,6 +107,7 @@ export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
   private constructor(private readonly options: EmbeddedChromaOptions) {
     super();
     this.launcherPath = options.launcherPath ?? defaultLauncherPath();
+    this.clock = options.clock ?? Date.now;
     this.policy = options.restart === false ? false : { ...DEFAULT_RESTART, ...options.restart };
     this.restartDelayMs = this.policy ? this.policy.initialDelayMs : 0;
   }
@@ -179,7 +183,7 @@ export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
   private async launch(port: number): Promise<void> {
     if (this.stopping) throw new DreamError("CHROMA_UNAVAILABLE", "Chroma start was cancelled by stop()");
     this.port = port;
-    this.startedAtMs = Date.now();
+    this.startedAtMs = this.clock();
     const args = [this.launcherPath, "run", "--path", this.dataPath?.path ?? this.options.dataDir, "--host", this.host, "--port", String(port)];
     // A panic with backtraces on (jest sets RUST_BACKTRACE=1) prints ~60 frames and pushes its
     // message out of the tail, so they are always off.
@@ -233,13 +237,13 @@ export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
     if (!wasReady || this.stopping || !run.exit) return; // failures during start are thrown by waitUntilReady
     this.emit("exit", run.exit);
     if (!this.policy) return;
-    this.quickDeaths = Date.now() - this.startedAtMs >= this.policy.stableMs ? 1 : this.quickDeaths + 1;
+    this.quickDeaths = this.clock() - this.startedAtMs >= this.policy.stableMs ? 1 : this.quickDeaths + 1;
     if (this.quickDeaths >= this.policy.crashLoopAfter) this.emit("crash-loop", { deaths: this.quickDeaths, last: run.exit });
     else this.scheduleRestart(this.policy);
   }
 
   private scheduleRestart(policy: RestartPolicy): void {
-    if (Date.now() - this.startedAtMs >= policy.stableMs) this.restartDelayMs = policy.initialDelayMs;
+    if (this.clock() - this.startedAtMs >= policy.stableMs) this.restartDelayMs = policy.initialDelayMs;
     const delayMs = this.restartDelayMs;
     this.restartDelayMs = Math.min(delayMs * 2, policy.maxDelayMs);
     this.restartTimer = setTimeout(() => {

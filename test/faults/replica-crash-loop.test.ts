@@ -2,7 +2,6 @@
 // kill mid-flush (chroma-core/chroma#7238) makes Chroma die with SIGSEGV each time the segment is read;
 // a 1M replica in the field did so every ~5 s, restarted for ever, and never caught up. Chroma is no
 // longer restarted after three quick deaths in a row; the bridge rebuilds the replica from the journal.
-import { once } from "node:events";
 import fs from "node:fs";
 import path from "node:path";
 import { BridgeClient } from "../../bridge/client/bridge-client";
@@ -20,26 +19,15 @@ const until = async (condition: () => boolean | Promise<boolean>, what: string, 
   }
 };
 
-/**
- * A stand-in for the launcher: answers Chroma's heartbeat on --host/--port, then dies by SIGSEGV after the
- * lifetime its run number is given in LIFETIMES (runs counted in a file beside it).
- */
-function crashingLauncher(lifetimesMs: number[]): string {
-  const dir = tempDir("crash-launcher-");
-  const file = path.join(dir, "launcher.cjs");
+/** A stand-in for the launcher: answers Chroma's heartbeat on --host/--port until it is killed. */
+function answeringLauncher(): string {
+  const file = path.join(tempDir("crash-launcher-"), "launcher.cjs");
   fs.writeFileSync(
     file,
-    `const fs = require("node:fs");
-const http = require("node:http");
+    `const http = require("node:http");
 const args = process.argv.slice(2);
 const arg = (name) => args[args.indexOf(name) + 1];
-const runs = ${JSON.stringify(path.join(dir, "runs"))};
-const run = fs.existsSync(runs) ? Number(fs.readFileSync(runs, "utf8")) : 0;
-fs.writeFileSync(runs, String(run + 1));
-const lifetimes = ${JSON.stringify(lifetimesMs)};
-http.createServer((request, response) => response.end("{}")).listen(Number(arg("--port")), arg("--host"), () => {
-  setTimeout(() => process.kill(process.pid, "SIGSEGV"), lifetimes[Math.min(run, lifetimes.length - 1)]);
-});
+http.createServer((request, response) => response.end("{}")).listen(Number(arg("--port")), arg("--host"));
 `,
   );
   return file;
@@ -47,19 +35,36 @@ http.createServer((request, response) => response.end("{}")).listen(Number(arg("
 
 describe("a Chroma that keeps dying soon after each start", () => {
   it("is restarted until it died three times in a row before running stableMs, then reported and left down", async () => {
-    // The second run lives past stableMs: the count starts again after it.
-    const launcherPath = crashingLauncher([100, 700, 100, 100, 100]);
-    const chroma = await EmbeddedChroma.start({ dataDir: tempDir("crash-loop-"), launcherPath, restart: { initialDelayMs: 50, stableMs: 400 } });
+    // A run's age is read from this clock, moved by the test: how slowly a loaded machine starts a process
+    // must not make a quick death look like a long run.
+    let now = 0;
+    const chroma = await EmbeddedChroma.start({ dataDir: tempDir("crash-loop-"), launcherPath: answeringLauncher(), restart: { initialDelayMs: 50, stableMs: 400 }, clock: () => now });
     try {
       const restarts: number[] = [];
       const exits: ChromaExit[] = [];
+      const loops: Array<{ deaths: number; last: ChromaExit }> = [];
       chroma.on("restarted", (info) => restarts.push(info.attempt));
       chroma.on("exit", (exit) => exits.push(exit));
-      const [loop] = (await once(chroma, "crash-loop")) as [{ deaths: number; last: ChromaExit }];
-      expect(loop.deaths).toBe(3);
-      expect(loop.last.signal).toBe("SIGSEGV");
+      chroma.on("crash-loop", (loop) => loops.push(loop));
+      const kill = async (ageMs: number) => {
+        const deaths = exits.length;
+        now += ageMs;
+        process.kill(chroma.pid!, "SIGSEGV");
+        await until(() => exits.length > deaths, "the death to be seen");
+      };
+      // Quick; then one past stableMs, after which the count starts again; then three quick ones.
+      await kill(100);
+      await until(() => restarts.length === 1, "the first restart");
+      await kill(700);
+      await until(() => restarts.length === 2, "the second restart");
+      await kill(100);
+      await until(() => restarts.length === 3, "the third restart");
+      expect(loops).toEqual([]);
+      await kill(100);
+      await until(() => loops.length === 1, "the crash loop to be reported");
+      expect(loops[0].deaths).toBe(3);
+      expect(loops[0].last.signal).toBe("SIGSEGV");
       expect(exits.map((exit) => exit.signal)).toEqual(["SIGSEGV", "SIGSEGV", "SIGSEGV", "SIGSEGV"]);
-      expect(restarts).toEqual([1, 2, 3]);
       // Left down: no restart is scheduled.
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(restarts).toEqual([1, 2, 3]);
