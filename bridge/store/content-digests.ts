@@ -55,6 +55,11 @@ export function hashOfDigest(digests: Uint8Array, at: number): string {
   return HASH_PREFIX + Buffer.from(digests.buffer, digests.byteOffset + at, DIGEST_BYTES).toString("hex");
 }
 
+/** Copies the 32 bytes at `from[i, i + 32)` to `into[j, j + 32)` (no view made: a restore copies a million). */
+export function copyDigest(from: Uint8Array, i: number, into: Uint8Array, j: number): void {
+  for (let k = 0; k < DIGEST_BYTES; k++) into[j + k] = from[i + k];
+}
+
 /** Whether the 32 bytes at `a[i, i + 32)` and `b[j, j + 32)` are the same. */
 export function sameDigest(a: Uint8Array, i: number, b: Uint8Array, j: number): boolean {
   for (let k = 0; k < DIGEST_BYTES; k++) if (a[i + k] !== b[j + k]) return false;

@@ -7,7 +7,7 @@
 // checkpoint is opened keeps its content hash here as 32 bytes (HASH_KEPT), not as a string of its own.
 import fs from "node:fs";
 import { grownCapacity, withHeadroom } from "../index/capacity";
-import { DIGEST_BYTES, HASH_CHARS, HASH_PREFIX, hashMatchesDigest, hashOfDigest, sameDigest, writeDigest, writeDigestFromHex } from "./content-digests";
+import { copyDigest, DIGEST_BYTES, HASH_CHARS, HASH_PREFIX, hashMatchesDigest, hashOfDigest, sameDigest, writeDigest, writeDigestFromHex } from "./content-digests";
 import type { MemoryRecord } from "./records";
 
 const DOC = Symbol("doc");
@@ -394,7 +394,7 @@ export class TextPages {
 
   /** Copies the content hash's digest of a doc paged with HASH_KEPT to `into[at]`. */
   copyDigest(doc: number, into: Uint8Array, at: number): void {
-    into.set(this.digests.subarray(doc * DIGEST_BYTES, (doc + 1) * DIGEST_BYTES), at);
+    copyDigest(this.digests, doc * DIGEST_BYTES, into, at);
   }
 
   /** Whether the content hash of a doc paged with HASH_KEPT has the digest at `digests[at, at + 32)`. */

@@ -3,7 +3,7 @@
 // never be served for text it did not embed, nor by a model or config it did not come from.
 import { type AnnOptions, type AnnStatus, VectorIndex } from "../index/vector-index";
 import { grownCapacity } from "../index/capacity";
-import { DIGEST_BYTES, hashOfDigest, writeDigest } from "./content-digests";
+import { copyDigest, DIGEST_BYTES, hashOfDigest, writeDigest } from "./content-digests";
 import type { EmbeddingInput, MemoryRecord } from "./records";
 import { contentDigestIs } from "./text-pages";
 
@@ -62,7 +62,7 @@ export class DocHashes {
   /** set(), from the digest at `digests[at, at + 32)`. */
   setDigest(doc: number, digests: Uint8Array, at: number): void {
     this.reserve(doc + 1);
-    this.digests.set(digests.subarray(at, at + DIGEST_BYTES), doc * DIGEST_BYTES);
+    copyDigest(digests, at, this.digests, doc * DIGEST_BYTES);
     this.odd.delete(doc);
     this.mark(doc);
   }

@@ -71,6 +71,16 @@ export function touchEarlier(store: MemoryStore, from: number, to: number): void
   for (let i = from; i < to; i += 17) if (store.get(`m-${i}`)?.quarantine) store.release(`m-${i}`);
 }
 
+/** A closed store in a new directory holding history [0, to) and a checkpoint of it, written under `options`. */
+export function checkpointedHistory(prefix: string, options: Partial<StoreOptions>, to = 200): string {
+  const dataDir = tempDir(prefix);
+  const writer = openAt(dataDir, options);
+  writeHistory(writer, 0, to);
+  writer.checkpoint();
+  writer.close();
+  return dataDir;
+}
+
 export function openAt(dataDir: string, options: Partial<StoreOptions> = {}): MemoryStore {
   let n = 0;
   return MemoryStore.open({ dataDir, nowMs: () => 1_750_000_000_000, newId: () => `gen-${++n}`, ...options });

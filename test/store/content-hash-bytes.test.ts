@@ -9,8 +9,7 @@ import type { MemoryStore, StoreOptions } from "../../bridge/store/memory-store"
 import { hashContent, type MemoryRecord } from "../../bridge/store/records";
 import { findTexts } from "../../bridge/store/text-pages";
 import { DocHashes } from "../../bridge/store/vector-spaces";
-import { checkpointStatus, copyDataDir, observe, openAt, readManifest, RECORDS, touchEarlier, writeHistory } from "./checkpoint-fixtures";
-import { tempDir } from "./helpers";
+import { checkpointedHistory, checkpointStatus, copyDataDir, observe, openAt, readManifest, RECORDS, touchEarlier } from "./checkpoint-fixtures";
 
 const SEGMENT = 16;
 const options = (textMax: number): Partial<StoreOptions> => ({ checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: SEGMENT, textInMemoryMax: textMax } });
@@ -64,11 +63,7 @@ describe("content hashes found in a record part", () => {
 
 describe("a store opened with its content hashes as bytes", () => {
   it("keeps no hash string per record, and shows every hash, record and search as a store that keeps them all", () => {
-    const dataDir = tempDir("hash-bytes-");
-    const writer = openAt(dataDir, options(Infinity));
-    writeHistory(writer, 0, 200);
-    writer.checkpoint();
-    writer.close();
+    const dataDir = checkpointedHistory("hash-bytes-", options(Infinity));
 
     const paged = openAt(copyDataDir(dataDir), options(0));
     const inMemory = openAt(copyDataDir(dataDir), options(Infinity));
@@ -97,11 +92,7 @@ describe("a store opened with its content hashes as bytes", () => {
   });
 
   it("writes the vectors' bindings from those bytes at its next checkpoint, which the open after it takes", () => {
-    const dataDir = tempDir("hash-bytes-again-");
-    const writer = openAt(dataDir, options(Infinity));
-    writeHistory(writer, 0, 200);
-    writer.checkpoint();
-    writer.close();
+    const dataDir = checkpointedHistory("hash-bytes-again-", options(Infinity));
     const reference = openAt(copyDataDir(dataDir), options(Infinity));
     const paged = openAt(dataDir, options(0));
     const mainParts = () => readManifest(dataDir).vector_spaces.find((space) => space.model === "m8")!.segments.map((segment) => segment?.part.sha256);
@@ -139,7 +130,7 @@ describe("a store opened with its content hashes as bytes", () => {
 });
 
 describe("DocHashes", () => {
-  it("keeps hashes as bytes and answers as the strings would, for the records they bind", () => {
+  it("answers get and boundTo as a map of the hash strings would, canonical or not", () => {
     fc.assert(
       fc.property(fc.array(fc.record({ doc: fc.nat({ max: 200 }), seed: fc.nat({ max: 3 }), odd: fc.boolean() }), { maxLength: 40 }), (sets) => {
         const hashes = new DocHashes();

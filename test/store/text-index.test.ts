@@ -10,8 +10,7 @@ import { decodeTextIndex, encodeRecordPart, encodeTextIndex } from "../../bridge
 import type { MemoryStore, StoreOptions } from "../../bridge/store/memory-store";
 import { hashContent, type MemoryRecord } from "../../bridge/store/records";
 import { findTexts, jsonStringUnits } from "../../bridge/store/text-pages";
-import { checkpointStatus, copyDataDir, observe, openAt, readManifest, writeHistory } from "./checkpoint-fixtures";
-import { tempDir } from "./helpers";
+import { checkpointedHistory, checkpointStatus, copyDataDir, observe, openAt, readManifest } from "./checkpoint-fixtures";
 
 const SEGMENT = 16;
 const options = (textMax: number): Partial<StoreOptions> => ({ checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: SEGMENT, textInMemoryMax: textMax } });
@@ -20,14 +19,7 @@ const writeManifest = (dataDir: string, manifest: Manifest) => fs.writeFileSync(
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 /** A closed store whose checkpoint was written with its texts read back: every record part has its index. */
-function indexedStore(): string {
-  const dataDir = tempDir("text-index-");
-  const store = openAt(dataDir, options(0));
-  writeHistory(store, 0, 200);
-  store.checkpoint();
-  store.close();
-  return dataDir;
-}
+const indexedStore = () => checkpointedHistory("text-index-", options(0));
 
 /** Rewrites segment `s`'s text index through `edit` and names it in the manifest with its new size and hash. */
 function editIndex(dataDir: string, s: number, edit: (bytes: Buffer) => Buffer): void {
@@ -109,11 +101,7 @@ describe("a record part's text index", () => {
 
   it("is made for the parts an earlier checkpoint wrote without one, at the next checkpoint that reads texts back, keeping those parts", () => {
     // Written with the texts in memory: no index (as a checkpoint of format 5 had none).
-    const dataDir = tempDir("text-index-upgrade-");
-    const writer = openAt(dataDir, options(Infinity));
-    writeHistory(writer, 0, 200);
-    writer.checkpoint();
-    writer.close();
+    const dataDir = checkpointedHistory("text-index-upgrade-", options(Infinity));
     const before = readManifest(dataDir);
     expect(before.text_index!.every((part) => part === null)).toBe(true);
     const store = openAt(dataDir, options(0));
