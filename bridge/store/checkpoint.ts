@@ -16,7 +16,7 @@ import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, 
 import { type DecodedVectorPart, decodeListsPart, ROWS_READ_IN_PLACE, decodeRecordPart, RECORDS_PER_LINE, decodeTextIndex, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeTextIndex, encodeVectorPart, openVectorRows, SharedValues, VectorPartScratch } from "./checkpoint-parts";
 import { decodeStatementPart, encodeStatementPart, type StatementImage } from "./checkpoint-statements";
 import { syncDirectory } from "./journal";
-import { actOfCode, statementsAnalyzerId } from "./record-statements";
+import { actOfCode, statementsAnalyzerId, statementsAnalyzerIdInSteps } from "./record-statements";
 import type { MemoryRecord } from "./records";
 import { contentDigestIs, findTexts, writeContentDigest, jsonStringUnits, TEXTS_OPENED, type TextPart, type TextRanges, TextPages } from "./text-pages";
 import { DIGEST_BYTES } from "./content-digests";
@@ -296,11 +296,11 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
   yield;
 
   for (const job of jobs) yield* job();
-  // The analyzers' ids are found once a process, by analysing probe texts (~15 ms for the statements'):
-  // in a step of their own, not the commit's.
+  // The analyzers' ids are found once a process, by analysing probe texts: in steps of their own (the
+  // statements' a probe text a step), not the commit's.
   analyzerId();
-  statementsAnalyzerId();
   yield;
+  yield* statementsAnalyzerIdInSteps();
   // Rows were read as the steps went: a vector replaced meanwhile may have been read half old.
   for (const space of spaces) {
     if (space.index.overwrites !== space.overwrites) throw new CheckpointAbandoned(`a vector in ${space.entry.provider}/${space.entry.model} was replaced while the checkpoint was written`);

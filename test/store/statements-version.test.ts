@@ -60,4 +60,31 @@ describe("the statements analysis version", () => {
   it("gives each version one analysis", () => {
     expect(new Set(Object.values(FINGERPRINTS)).size).toBe(Object.keys(FINGERPRINTS).length);
   });
+
+  it("finds the same analyzer id in a checkpoint's steps, a probe text a step, as in one go", () => {
+    // Each in a fresh copy of the module: the id is kept once found.
+    let stepped: { id: string; steps: number } | undefined;
+    jest.isolateModules(() => {
+      const { statementsAnalyzerIdInSteps } = jest.requireActual<typeof import("../../bridge/store/record-statements")>("../../bridge/store/record-statements");
+      const steps = statementsAnalyzerIdInSteps();
+      let count = 0;
+      let next = steps.next();
+      for (; !next.done; next = steps.next()) count++;
+      stepped = { id: next.value, steps: count };
+    });
+    let plain: string | undefined;
+    jest.isolateModules(() => {
+      plain = jest.requireActual<typeof import("../../bridge/store/record-statements")>("../../bridge/store/record-statements").statementsAnalyzerId();
+    });
+    expect(plain).toMatch(new RegExp(`^${STATEMENTS_VERSION.replace(/[+/]/g, "\\$&")} [0-9a-f]{16}$`));
+    expect(stepped).toEqual({ id: plain, steps: expect.any(Number) });
+    expect(stepped!.steps).toBeGreaterThanOrEqual(6);
+    // Once found, no steps: a later checkpoint does not analyse the probes again.
+    jest.isolateModules(() => {
+      const module = jest.requireActual<typeof import("../../bridge/store/record-statements")>("../../bridge/store/record-statements");
+      const id = module.statementsAnalyzerId();
+      const steps = module.statementsAnalyzerIdInSteps();
+      expect(steps.next()).toEqual({ done: true, value: id });
+    });
+  });
 });
