@@ -9,13 +9,13 @@ export function runToEnd<T>(steps: Generator<void, T>): T {
   }
 }
 
-// Bytes zeroed a step by zeroedInSteps: 1 MiB, 256 fresh pages (~2.6 ms where a first touch costs ~10 µs a page).
+// Bytes zeroed a step by zeroedInSteps: 1 MiB, 256 pages (~2.6 ms on the bench VM, where a first touch costs ~10 µs a page).
 const ZERO_BYTES_PER_STEP = 1 << 20;
 
 /**
- * A zeroed Int32Array of `length`, its pages touched a MiB a step. `new Int32Array(n)` zeroes it at once
- * when the allocator hands back memory it had before (a memset over every page): at 1M an 11 MB per-term
- * array was ~30 ms of one step that way.
+ * A zeroed Int32Array of `length`, its pages touched a MiB a step. `new Int32Array(n)` is zeroed at once
+ * (calloc clears memory it hands back): at 1M, the step that made an 11 MB per-term array that way spent
+ * ~35 ms in the function that made it (a profile; the clearing is the likely part, not measured alone).
  */
 export function* zeroedInSteps(length: number): Generator<void, Int32Array> {
   const bytes = Buffer.allocUnsafeSlow(length * Int32Array.BYTES_PER_ELEMENT);

@@ -2,6 +2,7 @@
 // from its text and source type at write time, like its index terms. Checkpoints carry it under an
 // analyzer id, so a build that reads text differently recomputes it instead of trusting old results.
 import { createHash } from "node:crypto";
+import { runToEnd } from "../index/run-steps";
 import { isWeakCategory } from "../statements/attributes";
 import { slotsOfClauses } from "../statements/slot-reader";
 import { predicateOf, type StateSlot } from "../statements/slots";
@@ -87,8 +88,7 @@ const PROBE: Array<[string, SourceType]> = [
 let idMemo: string | undefined;
 
 export function statementsAnalyzerId(): string {
-  idMemo ??= idOfAnalyses(PROBE.map(([text, type]) => analyseRecord(text, type)));
-  return idMemo;
+  return runToEnd(statementsAnalyzerIdInSteps());
 }
 
 /**
@@ -102,11 +102,7 @@ export function* statementsAnalyzerIdInSteps(): Generator<void, string> {
       analyses.push(analyseRecord(text, type));
       yield;
     }
-    idMemo ??= idOfAnalyses(analyses);
+    idMemo ??= `${STATEMENTS_VERSION} ${createHash("sha256").update(JSON.stringify(analyses)).digest("hex").slice(0, 16)}`;
   }
   return idMemo;
-}
-
-function idOfAnalyses(analyses: RecordStatement[]): string {
-  return `${STATEMENTS_VERSION} ${createHash("sha256").update(JSON.stringify(analyses)).digest("hex").slice(0, 16)}`;
 }
