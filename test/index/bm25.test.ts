@@ -384,6 +384,19 @@ describe("Bm25Index snapshots", () => {
     expect(() => Bm25Index.deserialize(bytes)).toThrow(`Bm25Index.deserialize: ${message}`);
   });
 
+
+  it("refuses tfs moved between docs that keep the total, whatever seed its check draws", () => {
+    // Doc 0 is "a a b", doc 1 "a b b"; term "a" holds doc 0 tf 2, doc 1 tf 1. Swapped, every tf still adds up
+    // to 6 over both docs, but doc 0's to 2 and doc 1's to 4 (lengths 3 each). The tfs follow the 48-byte
+    // header, 2 term lengths, 3 offsets and 4 docs. Each deserialize draws another seed.
+    const bytes = buildIndex([["a", "a", "b"], ["a", "b", "b"]]).serialize();
+    const view = new DataView(bytes.buffer);
+    const tfsAt = 48 + 4 * 2 + 4 * 3 + 4 * 4;
+    expect([view.getInt32(tfsAt, true), view.getInt32(tfsAt + 4, true)]).toEqual([2, 1]);
+    view.setInt32(tfsAt, 1, true);
+    view.setInt32(tfsAt + 4, 2, true);
+    for (let run = 0; run < 200; run++) expect(() => Bm25Index.deserialize(bytes)).toThrow("Bm25Index.deserialize: corrupt snapshot: doc 0 length 3 disagrees with its postings");
+  });
   it("finds a doc twice in a term's postings out of doc order, and takes postings out of order that are right", () => {
     // Term "a" holds docs 0, 1 and 2 (tf 1 each), then "b" doc 2: 48-byte header, 2 term lengths, 3 offsets.
     const docsAt = 48 + 4 * 2 + 4 * 3;
