@@ -119,6 +119,18 @@ export function readPart(dir: string, part: PartRef, name: string, into?: PartBu
   return withPart(dir, part, name, (fd) => readHashed(fd, part, `the ${name} part`, into));
 }
 
+/**
+ * The part's bytes, if its size is what the manifest recorded, without hashing them: for a part whose hash
+ * is checked elsewhere before what is decoded from it is used (checkpoint-reader's worker).
+ */
+export function readPartUnhashed(dir: string, part: PartRef, name: string, into: PartBuffer): Buffer {
+  return withPart(dir, part, name, (fd) => {
+    const bytes = into.take(part.bytes);
+    readFully(fd, bytes, 0, `the ${name} part`);
+    return bytes;
+  });
+}
+
 /** `use` given the part's file, open, once it is there and of the size the manifest recorded. */
 function withPart<T>(dir: string, part: PartRef, name: string, use: (fd: number) => T): T {
   const file = path.join(dir, part.file);

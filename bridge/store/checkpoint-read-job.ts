@@ -19,20 +19,36 @@ export interface CheckpointReadJob {
   /** Arrays in shared memory, of the sizes the snapshot's header gives, to decode into (else the worker makes its own). */
   arrays?: SnapshotArrays;
   vectors: VectorHeadsJob[];
-  /** Where the worker posts its VectorHeadsResult, then its SnapshotReadResult (once each). */
+  /** Parts the opening thread reads without hashing them: the worker reads and hashes them last. */
+  hashed: HashJob[];
+  /** Where the worker posts its VectorHeadsResult, its SnapshotReadResult, then its HashResult (once each). */
   vectorsPort: MessagePort;
   snapshotPort: MessagePort;
-  /** Shared Int32Array: PROGRESS_VECTORS and PROGRESS_SNAPSHOT become 1 once posted; PROGRESS_READS counts the reads so far. */
+  hashedPort: MessagePort;
+  /**
+   * Shared Int32Array: PROGRESS_VECTORS, PROGRESS_SNAPSHOT and PROGRESS_HASHED become 1 once posted;
+   * PROGRESS_READS counts the reads so far.
+   */
   progress: Int32Array;
 }
 
 export const PROGRESS_VECTORS = 0;
 export const PROGRESS_SNAPSHOT = 1;
 export const PROGRESS_READS = 2;
-export const PROGRESS_SLOTS = 3;
+export const PROGRESS_HASHED = 3;
+export const PROGRESS_SLOTS = 4;
+
+/** A part to hash, and its name in what a damaged one is reported as ("the record part ..."). */
+export interface HashJob {
+  part: PartRef;
+  name: string;
+}
 
 /** The snapshot decoded and checked, with its term dictionary built (the term text is not sent again), or why not. */
 export type SnapshotReadResult = { snapshot: DecodedSnapshot; terms: TermsImage } | { error: string; rejected: boolean };
+
+/** How many parts matched their SHA-256 (all of them), or the first one that did not, or was not there. */
+export type HashResult = { hashed: number } | { error: string; rejected: boolean };
 
 /** What a vector part's head holds but its codes, which are in the index's memory already. */
 export interface VectorHead {

@@ -11,7 +11,7 @@ import { SNAPSHOT_HEADER_BYTES, type SnapshotArrays, type SnapshotLayout, snapsh
 import { TermDictionary } from "../index/term-dictionary";
 import { readPartStreaming } from "./checkpoint-files";
 import { CheckpointRejected, type PartRef } from "./checkpoint-format";
-import { type CheckpointReadJob, PROGRESS_READS, PROGRESS_SLOTS, PROGRESS_SNAPSHOT, PROGRESS_VECTORS, type SnapshotReadResult, type VectorHead, type VectorHeadsJob, type VectorHeadsResult } from "./checkpoint-read-job";
+import { type CheckpointReadJob, type HashJob, type HashResult, PROGRESS_HASHED, PROGRESS_READS, PROGRESS_SLOTS, PROGRESS_SNAPSHOT, PROGRESS_VECTORS, type SnapshotReadResult, type VectorHead, type VectorHeadsJob, type VectorHeadsResult } from "./checkpoint-read-job";
 import { CHECKPOINT_READER_WORKER_SOURCE } from "./checkpoint-reader-worker.generated";
 
 /** A worker that has read nothing for this long is taken for stopped (a read is at most a few MB). */
@@ -31,22 +31,29 @@ export interface CheckpointRead {
   takeVectors(): Array<Map<number, VectorHead>> | undefined;
   /** The index, once the worker has it (read here instead when it did not start or stalled); `inWorker` says which. */
   takeSnapshot(): { bm25: Bm25Index; inWorker: boolean };
+  /**
+   * Whether the worker found every part of `hashed` whole (its SHA-256 what the manifest says): true; false
+   * if it did not say (hash them here). Throws the first damage it found, as reading the part here would.
+   */
+  takeHashed(): boolean;
   /** Stops the worker, if it is still running: the open failed, or has what it needs. */
   cancel(): void;
 }
 
 /**
  * Starts reading, on a worker thread, the heads of `vectors` (their indexes reserved for every doc they
- * hold) and the snapshot part. `workerSource` and `stallMs` are for tests.
+ * hold) and the snapshot part, then hashing the parts of `hashed`. `workerSource` and `stallMs` are for tests.
  */
-export function startCheckpointRead(dir: string, snapshot: PartRef, vectors: VectorHeadsJob[], { workerSource = CHECKPOINT_READER_WORKER_SOURCE, stallMs = STALL_MS } = {}): CheckpointRead {
+export function startCheckpointRead(dir: string, snapshot: PartRef, vectors: VectorHeadsJob[], { hashed = [] as HashJob[], workerSource = CHECKPOINT_READER_WORKER_SOURCE, stallMs = STALL_MS } = {}): CheckpointRead {
   const progress = new Int32Array(new SharedArrayBuffer(4 * PROGRESS_SLOTS));
   const vectorsChannel = new MessageChannel();
   const snapshotChannel = new MessageChannel();
+  const hashedChannel = new MessageChannel();
   let worker: Worker | undefined;
   try {
-    const job: CheckpointReadJob = { dir, snapshot, arrays: sharedArrays(dir, snapshot), vectors, vectorsPort: vectorsChannel.port2, snapshotPort: snapshotChannel.port2, progress };
-    worker = new Worker(workerSource, { eval: true, workerData: job, transferList: [vectorsChannel.port2, snapshotChannel.port2] });
+    const ports = { vectorsPort: vectorsChannel.port2, snapshotPort: snapshotChannel.port2, hashedPort: hashedChannel.port2 };
+    const job: CheckpointReadJob = { dir, snapshot, arrays: sharedArrays(dir, snapshot), vectors, hashed, ...ports, progress };
+    worker = new Worker(workerSource, { eval: true, workerData: job, transferList: Object.values(ports) });
     // Its failure is seen as a stall (a take cannot wait for events): an 'error' left unheard would end the process.
     worker.on("error", () => undefined);
     worker.unref();
@@ -65,6 +72,7 @@ export function startCheckpointRead(dir: string, snapshot: PartRef, vectors: Vec
     worker = undefined;
     vectorsChannel.port1.close();
     snapshotChannel.port1.close();
+    hashedChannel.port1.close();
   };
   return {
     takeVectors() {
@@ -77,6 +85,11 @@ export function startCheckpointRead(dir: string, snapshot: PartRef, vectors: Vec
       if (!result) return { bm25: readSnapshot(dir, snapshot), inWorker: false };
       if ("error" in result) throw result.rejected ? new CheckpointRejected(result.error) : new Error(result.error);
       return { bm25: Bm25Index.fromSnapshot(result.snapshot, TermDictionary.fromImage(result.terms)), inWorker: true };
+    },
+    takeHashed() {
+      const result = wait<HashResult>(PROGRESS_HASHED, hashedChannel.port1);
+      if (result && "error" in result) throw result.rejected ? new CheckpointRejected(result.error) : new Error(result.error);
+      return result !== undefined && result.hashed === hashed.length;
     },
     cancel,
   };

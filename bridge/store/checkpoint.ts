@@ -10,7 +10,7 @@ import type { Bm25Index } from "../index/bm25";
 import { DamagedRowError, type RowFile } from "../index/row-pages";
 import { VectorIndex } from "../index/vector-index";
 import { DreamError } from "../protocol/errors";
-import { fingerprintJournal, PartBuffer, readPart, readPartHead, removeInSteps, writePart, writePartSteps } from "./checkpoint-files";
+import { fingerprintJournal, PartBuffer, readPart, readPartHead, readPartUnhashed, removeInSteps, writePart, writePartSteps } from "./checkpoint-files";
 import { makeDirectory } from "./make-dir";
 import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, manifestParts, parseManifest, type PartRef, type SpaceEntry, type VectorSegment } from "./checkpoint-format";
 import { type DecodedVectorPart, decodeListsPart, ROWS_READ_IN_PLACE, decodeRecordPart, RECORDS_PER_LINE, decodeTextIndex, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeTextIndex, encodeVectorPart, openVectorRows, SharedValues, VectorPartScratch } from "./checkpoint-parts";
@@ -25,7 +25,7 @@ import { CHANGE_BLOCK_DOCS, replyKind, replyKindOf } from "./memory-state";
 import type { StateSlot } from "../statements/slots";
 import { renameWithRetry } from "./fs-retry";
 import { type CheckpointRead, readSnapshot, startCheckpointRead } from "./checkpoint-reader";
-import type { VectorHeadsJob } from "./checkpoint-read-job";
+import type { HashJob, VectorHeadsJob } from "./checkpoint-read-job";
 
 /** What a checkpoint captures; `journal.offset` must be the end of the last entry the state includes. */
 export interface StoreImage {
@@ -617,7 +617,15 @@ export function loadCheckpoint(
   const built: Opened = { indexes: [] };
   try {
     return restore(dir, journalPath, bm25Params, { rows: inMemoryMax, texts: textMax, snapshotWorker: workerMin }, built, prepare);
-  } catch (error) {
+  } catch (thrown) {
+    // Parts decoded before their hashes were checked (the worker's): damage there is what to report, not
+    // what it broke.
+    let error = thrown;
+    try {
+      built.checkHashed?.();
+    } catch (damage) {
+      error = damage;
+    }
     // The indexes and texts restored before the failure read from the checkpoint's files: close them, and
     // stop the worker if it still reads.
     for (const index of built.indexes) index.dispose();
@@ -635,6 +643,8 @@ interface Opened {
   indexes: VectorIndex[];
   texts?: TextPages;
   reader?: CheckpointRead;
+  /** Throws the damage of a part read without its hash checked, if there is one (once: then checked). */
+  checkHashed?: () => void;
 }
 
 function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: number }, limits: { rows: number; texts: number; snapshotWorker: number }, built: Opened, prepare?: (state: PreparedState) => void): { state: RestoredState; basis?: CheckpointBasis } {
@@ -661,18 +671,40 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   // Above the limit rows stay in the files: of a part that keeps its codes, only the head is read (the rows,
   // 2 GiB at a million 512-d vectors, are checked row by row when a search reads them).
   const headOnly = (space: SpaceEntry, segment: VectorSegment) => space.vectors > limits.rows && ROWS_READ_IN_PLACE && segment.head !== undefined;
+  const textsPaged = manifest.live > limits.texts;
+  // Statements first, when this build can use them (else they are recomputed from the texts, and every segment
+  // is written again at the next checkpoint: no basis): a reply's act says whether its text must be read.
+  const statementsUsable = manifest.statements.analyzer === statementsAnalyzerId();
+  // With the statements, the records are decoded without their texts and content hashes (kept as bytes),
+  // found by the part's text index (format 6) or else by a scan of the part.
+  const textIndex = (s: number) => (textsPaged && statementsUsable ? (manifest.text_index?.[s] ?? undefined) : undefined);
   // A large checkpoint has a worker thread read those heads and the BM25 snapshot meanwhile: each took
-  // seconds at 1M, as long as the records together.
+  // seconds at 1M, as long as the records together. It hashes the parts this thread decodes last: they are
+  // read here unhashed, and nothing decoded from them is used before it says they are whole.
+  let hashed: HashJob[] = [];
   if (manifest.bm25.part.bytes >= limits.snapshotWorker) {
     const heads: VectorHeadsJob[] = manifest.vector_spaces.map((space, i) => ({
       dim: space.dim,
       target: indexes[i].codesTarget(),
       parts: space.segments.flatMap((segment, s) => (segment && headOnly(space, segment) ? [{ segment: s, part: segment.part, head: segment.head!, vectors: segment.vectors, ...bounds(s) }] : [])),
     }));
-    built.reader = startCheckpointRead(dir, manifest.bm25.part, heads);
+    hashed = [
+      ...(statementsUsable ? manifest.statements.parts.map((part) => ({ part, name: "statements" })) : []),
+      ...manifest.records.flatMap((part, s) => [{ part, name: "record" }, ...(textIndex(s) ? [{ part: textIndex(s)!, name: "text index" }] : [])]),
+    ];
+    built.reader = startCheckpointRead(dir, manifest.bm25.part, heads, { hashed });
   }
+  const unhashed = new Set(hashed.map(({ part }) => part));
+  const readChecked = (part: PartRef, name: string, into: PartBuffer) => (unhashed.has(part) ? readPartUnhashed(dir, part, name, into) : readPart(dir, part, name, into));
+  built.checkHashed = () => {
+    built.checkHashed = undefined;
+    if (hashed.length === 0 || built.reader?.takeHashed()) return;
+    // The worker did not say: here, then.
+    const buffer = new PartBuffer();
+    for (const { part, name } of hashed) readPart(dir, part, name, buffer);
+  };
   const records: Array<MemoryRecord | undefined> = [];
-  const texts = manifest.live > limits.texts ? (built.texts = new TextPages()) : undefined;
+  const texts = textsPaged ? (built.texts = new TextPages()) : undefined;
   texts?.reserve(manifest.docs);
   const replies = new Uint8Array(manifest.docs);
   const shared = new SharedValues();
@@ -681,21 +713,17 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   // A record line with its texts left out is copied into this one (decodeRecordPart).
   const lines = new PartBuffer();
   const indexBuffer = new PartBuffer();
-  // Statements first, when this build can use them (else they are recomputed from the texts, and every segment
-  // is written again at the next checkpoint: no basis): a reply's act says whether its text must be read.
   let statements: { acts: Uint8Array; slots: Map<number, StateSlot[]> } | undefined;
-  if (manifest.statements.analyzer === statementsAnalyzerId()) {
+  if (statementsUsable) {
     statements = { acts: new Uint8Array(manifest.docs), slots: new Map<number, StateSlot[]>() };
-    for (const [s, part] of manifest.statements.parts.entries()) decodeStatementPart(readPart(dir, part, "statements", buffer), bounds(s).from, bounds(s).count, statements);
+    for (const [s, part] of manifest.statements.parts.entries()) decodeStatementPart(readChecked(part, "statements", buffer), bounds(s).from, bounds(s).count, statements);
   }
   manifest.records.forEach((part, s) => {
-    const bytes = readPart(dir, part, "record", buffer);
+    const bytes = readChecked(part, "record", buffer);
     const { from, count } = bounds(s);
     const file = path.join(dir, part.file);
-    // With the statements, the records are decoded without their texts and content hashes (kept as bytes),
-    // found by the part's text index (format 6) or else by a scan of the part.
-    const index = texts && statements ? manifest.text_index?.[s] : undefined;
-    const indexed = index ? decodeTextIndex(readPart(dir, index, "text index", indexBuffer), count, bytes) : undefined;
+    const index = textIndex(s);
+    const indexed = index ? decodeTextIndex(readChecked(index, "text index", indexBuffer), count, bytes) : undefined;
     const ranges = indexed?.ranges ?? (texts ? findTexts(bytes, count, { hashes: statements !== undefined }) : undefined);
     // Texts read back and acts known: the texts are not decoded at all, only measured (an acknowledgement's
     // reply excepted, to tell a non-answer).
@@ -758,6 +786,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   prepare?.({ records, docById, texts, replies, vectors, ...(statements ? { statements } : {}), offset: manifest.journal.offset, entries: manifest.journal.entries });
   // Read straight into the index's arrays: the snapshot of a million memories is ~400 MB.
   const bm25 = built.reader ? built.reader.takeSnapshot().bm25 : readSnapshot(dir, manifest.bm25.part);
+  built.checkHashed?.();
   built.reader?.cancel();
   const indexed = catchUpLexical(bm25, records, manifest.bm25);
   if (bm25.size !== manifest.live || records.some((record, doc) => (record !== undefined) !== bm25.has(doc))) {

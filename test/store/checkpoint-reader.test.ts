@@ -113,13 +113,43 @@ describe("the BM25 snapshot read on a worker thread", () => {
   it("reads the part on this thread when the worker stops or never starts, without ending the process", () => {
     const { dir, part, index } = snapshotPart();
     for (const workerSource of ["throw new Error('no worker today')", "process.exit(3)", "setInterval(() => undefined, 1000)"]) {
-      const read = startCheckpointRead(dir, part, [], { workerSource, stallMs: 200 });
+      const read = startCheckpointRead(dir, part, [], { hashed: [{ part, name: "BM25" }], workerSource, stallMs: 200 });
       expect(read.takeVectors()).toBeUndefined();
       const { bm25, inWorker } = read.takeSnapshot();
+      // Not said: the caller hashes them itself.
+      expect(read.takeHashed()).toBe(false);
       read.cancel();
       expect(inWorker).toBe(false);
       expectSameIndex(bm25, index);
     }
+  });
+
+  it("hashes the parts it is given after the snapshot, and reports the first damaged or missing one as reading it here would", () => {
+    const { dir, part } = snapshotPart();
+    const parts = ["a", "b", "c"].map((name): PartRef => {
+      const bytes = Buffer.from(`records of ${name}\n`.repeat(1000));
+      fs.writeFileSync(path.join(dir, `${name}.jsonl`), bytes);
+      return { file: `${name}.jsonl`, bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
+    });
+    const hashedBy = (hashed: PartRef[]) => {
+      const read = startCheckpointRead(dir, part, [], { hashed: hashed.map((p) => ({ part: p, name: "record" })) });
+      try {
+        expect(read.takeSnapshot().inWorker).toBe(true);
+        return read.takeHashed();
+      } finally {
+        read.cancel();
+      }
+    };
+    expect(hashedBy(parts)).toBe(true);
+    expect(hashedBy([])).toBe(true);
+    const damaged = fs.readFileSync(path.join(dir, "b.jsonl"));
+    damaged[500] ^= 0x20;
+    fs.writeFileSync(path.join(dir, "b.jsonl"), damaged);
+    const here = thrown(() => parts.forEach((p) => readPart(dir, p, "record")));
+    expect(here).toEqual(["CheckpointRejected", "the record part does not match its SHA-256 (damaged)"]);
+    expect(thrown(() => hashedBy(parts))).toEqual(here);
+    fs.rmSync(path.join(dir, "b.jsonl"));
+    expect(thrown(() => hashedBy(parts))).toEqual(["CheckpointRejected", "the record part b.jsonl is missing"]);
   });
 
   it("writes the vector parts' codes into the index's memory, and gives the rest of their heads", () => {

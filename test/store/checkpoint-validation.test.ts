@@ -116,6 +116,17 @@ describe("checkpoint validation against the journal", () => {
     expectIgnored((dataDir) => fs.rmSync(partPath(dataDir, parts(readManifest(dataDir)).bm25)), /^the BM25 part \S+ is missing$/, worker);
     // The records fail while the worker reads: it is stopped, and the journal replayed.
     expectIgnored(flip("records"), "the record part does not match its SHA-256 (damaged)", worker);
+    // Damage that still decodes (a letter of a text in the other case): the records are read here unhashed
+    // while the worker reads, and its hash, taken after, is what refuses them.
+    const recase = (dataDir: string) => {
+      const file = partPath(dataDir, parts(readManifest(dataDir)).records);
+      const bytes = fs.readFileSync(file);
+      let at = bytes.indexOf('"text":"') + '"text":"'.length;
+      while (!(bytes[at] >= 0x61 && bytes[at] <= 0x7a)) at++;
+      bytes[at] ^= 0x20;
+      fs.writeFileSync(file, bytes);
+    };
+    expectIgnored(recase, "the record part does not match its SHA-256 (damaged)", worker);
     // Rows read back from the parts: the worker reads the vector parts' heads too, writing their codes.
     const paged = { checkpoint: { snapshotWorkerMinBytes: 0, rowsInMemoryMax: 0 } };
     const inWorker = openAt(copyDataDir(baseDir), { checkpointOnCloseBytes: Infinity, ...paged });
