@@ -15,7 +15,10 @@ export const CHECKPOINT_FORMAT = "dsh-dream-checkpoint";
 //    still read (their segments have no head: read whole, as before).
 // 6: a record part whose texts are read back has a text index beside it (`text_index`: where each record's
 //    text and content hash lie in the part, and the text's length), so that an open finds them without
-//    scanning the part. Versions 4 and 5 are still read (their record parts are scanned, as before).
+//    scanning the part. Versions 4 and 5 are still read (their record parts are scanned, as before). A text
+//    index of its own version 2 also holds the records' heads (record-heads.ts): an open makes the records
+//    from them rather than parsing the part; version 1 indexes are still read (their parts parsed). A build
+//    that reads only version 1 refuses such a checkpoint and replays the journal.
 export const CHECKPOINT_VERSION = 6;
 const READABLE_VERSIONS = [4, 5, CHECKPOINT_VERSION];
 export const MANIFEST_FILE = "manifest.json";

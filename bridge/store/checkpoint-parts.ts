@@ -8,6 +8,7 @@ import { PartBuffer } from "./checkpoint-files";
 import { DIGEST_BYTES, HASH_PREFIX, writeDigest } from "./content-digests";
 import { DamagedRowError, type RowFile } from "../index/row-pages";
 import { isPlainObject, type MemoryRecord } from "./records";
+import { decodeRecordHeads, encodeRecordHeads, type RecordHeads } from "./record-heads";
 import { plainRecords, type TextRanges } from "./text-pages";
 import type { ListsImage } from "../index/vector-index";
 
@@ -143,38 +144,50 @@ const BACKSLASH = 0x5c;
 const ELIDED_GROUP = 256;
 
 const TEXT_INDEX_MAGIC = "DSHTEXTS";
-const TEXT_INDEX_VERSION = 1;
+// 2: the records' heads follow (record-heads.ts), so that an open makes the records without parsing the part.
+const TEXT_INDEX_VERSION = 2;
 // magic(8) version count (u32 each), then per record its text's start and end, its content hash's first hex
-// digit (f64 each: a part may pass 4 GiB; -1 for none) and its text's UTF-16 length (i32).
+// digit (f64 each: a part may pass 4 GiB; -1 for none) and its text's UTF-16 length (i32); from version 2,
+// the heads' size in bytes (u32, 0 for none) and the heads.
 const TEXT_INDEX_HEADER_BYTES = 16;
 const TEXT_INDEX_RECORD_BYTES = 3 * 8 + 4;
 
 /**
  * A record part's text index: where findTexts (with `hashes`) placed each record's text and content hash, and
  * each text's UTF-16 length (jsonStringUnits), so that an open neither scans the part nor measures its texts
- * (~0.8 s of an open at 1M).
+ * (~0.8 s of an open at 1M); with `records` (the part's), their heads too when they can be kept
+ * (encodeRecordHeads).
  */
-export function encodeTextIndex(ranges: Required<TextRanges>, chars: Int32Array): Buffer {
+export function encodeTextIndex(ranges: Required<TextRanges>, chars: Int32Array, records?: ReadonlyArray<MemoryRecord | undefined>): Buffer {
   const count = chars.length;
   if (ranges.start.length !== count || ranges.end.length !== count || ranges.hashAt.length !== count) throw new Error(`encodeTextIndex: ranges of ${ranges.start.length} records for ${count} lengths`);
-  const bytes = Buffer.alloc(TEXT_INDEX_HEADER_BYTES + TEXT_INDEX_RECORD_BYTES * count);
+  if (records && records.length !== count) throw new Error(`encodeTextIndex: ${records.length} records for ${count} lengths`);
+  // A record whose content hash the index does not place keeps it as a field of its own: not in a head.
+  const heads = records && records.every((record, i) => record === undefined || ranges.hashAt[i] >= 0) ? encodeRecordHeads(records) : undefined;
+  const bytes = Buffer.alloc(TEXT_INDEX_HEADER_BYTES + TEXT_INDEX_RECORD_BYTES * count + 4 + (heads?.length ?? 0));
   bytes.write(TEXT_INDEX_MAGIC, 0, "latin1");
   bytes.writeUInt32LE(TEXT_INDEX_VERSION, 8);
   bytes.writeUInt32LE(count, 12);
   let at = TEXT_INDEX_HEADER_BYTES;
   for (const column of [ranges.start, ranges.end, ranges.hashAt]) for (let i = 0; i < count; i++, at += 8) bytes.writeDoubleLE(column[i], at);
   for (let i = 0; i < count; i++, at += 4) bytes.writeInt32LE(chars[i], at);
+  at = bytes.writeUInt32LE(heads?.length ?? 0, at);
+  heads?.copy(bytes, at);
   return bytes;
 }
 
 /**
  * A text index read back, checked against its record part's bytes: each text range must be the string value
  * of a "text" key and each hash the digits of a "content_hash" one, in order, within the part. Anything else
- * (another part's index, a damaged one) refuses the checkpoint.
+ * (another part's index, a damaged one) refuses the checkpoint. Its records' heads too, when it has them.
  */
-export function decodeTextIndex(index: Buffer, count: number, part: Uint8Array): { ranges: Required<TextRanges>; chars: Int32Array } {
-  if (index.length !== TEXT_INDEX_HEADER_BYTES + TEXT_INDEX_RECORD_BYTES * count || index.toString("latin1", 0, 8) !== TEXT_INDEX_MAGIC || index.readUInt32LE(8) !== TEXT_INDEX_VERSION || index.readUInt32LE(12) !== count) {
-    throw new CheckpointRejected(`a text index is not one of version ${TEXT_INDEX_VERSION} for ${count} records`);
+export function decodeTextIndex(index: Buffer, count: number, part: Uint8Array): { ranges: Required<TextRanges>; chars: Int32Array; heads?: RecordHeads } {
+  const body = TEXT_INDEX_HEADER_BYTES + TEXT_INDEX_RECORD_BYTES * count;
+  const version = index.length >= TEXT_INDEX_HEADER_BYTES ? index.readUInt32LE(8) : 0;
+  const headsBytes = version === 2 && index.length >= body + 4 ? index.readUInt32LE(body) : 0;
+  const size = version === 1 ? body : body + 4 + headsBytes;
+  if (index.length !== size || index.toString("latin1", 0, 8) !== TEXT_INDEX_MAGIC || (version !== 1 && version !== 2) || index.readUInt32LE(12) !== count) {
+    throw new CheckpointRejected(`a text index is not one of version 1 or ${TEXT_INDEX_VERSION} for ${count} records`);
   }
   const column = (c: number) => {
     const values = new Float64Array(count);
@@ -197,7 +210,10 @@ export function decodeTextIndex(index: Buffer, count: number, part: Uint8Array):
     if (!textOk || !hashOk || chars[i] < 0) throw new CheckpointRejected(`the text index does not match its record part at record ${i}`);
     after = Math.max(textTo, hashAt === -1 ? 0 : hashTo);
   }
-  return { ranges, chars };
+  if (headsBytes === 0) return { ranges, chars };
+  const heads = decodeRecordHeads(index.subarray(body + 4), count, (i) => ranges.start[i] === -1);
+  for (let i = 0; i < count; i++) if (ranges.start[i] !== -1 && ranges.hashAt[i] === -1) throw new CheckpointRejected(`the text index holds the head of record ${i} but not where its content hash is`);
+  return { ranges, chars, heads };
 }
 
 /** `"text":` and `"content_hash":"sha256:`, as UTF-8: what comes before a text's string and a hash's digits. */

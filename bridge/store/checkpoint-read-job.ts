@@ -19,7 +19,10 @@ export interface CheckpointReadJob {
   /** Arrays in shared memory, of the sizes the snapshot's header gives, to decode into (else the worker makes its own). */
   arrays?: SnapshotArrays;
   vectors: VectorHeadsJob[];
-  /** Parts the opening thread reads without hashing them: the worker reads and hashes them last. */
+  /**
+   * Parts the opening thread reads without hashing them: the worker reads and hashes them last, the opening
+   * thread too instead of waiting for the worker, each taking the next one left (PROGRESS_HASH_NEXT).
+   */
   hashed: HashJob[];
   /** Where the worker posts its VectorHeadsResult, its SnapshotReadResult, then its HashResult (once each). */
   vectorsPort: MessagePort;
@@ -36,7 +39,9 @@ export const PROGRESS_VECTORS = 0;
 export const PROGRESS_SNAPSHOT = 1;
 export const PROGRESS_READS = 2;
 export const PROGRESS_HASHED = 3;
-export const PROGRESS_SLOTS = 4;
+/** The next part of `hashed` no thread has taken to hash (each takes one with Atomics.add). */
+export const PROGRESS_HASH_NEXT = 4;
+export const PROGRESS_SLOTS = 5;
 
 /** A part to hash, and its name in what a damaged one is reported as ("the record part ..."). */
 export interface HashJob {
@@ -47,7 +52,7 @@ export interface HashJob {
 /** The snapshot decoded and checked, with its term dictionary built (the term text is not sent again), or why not. */
 export type SnapshotReadResult = { snapshot: DecodedSnapshot; terms: TermsImage } | { error: string; rejected: boolean };
 
-/** How many parts matched their SHA-256 (all of them), or the first one that did not, or was not there. */
+/** How many parts the worker found whole (all it took), or the first one that was not, or was not there. */
 export type HashResult = { hashed: number } | { error: string; rejected: boolean };
 
 /** What a vector part's head holds but its codes, which are in the index's memory already. */

@@ -10,7 +10,7 @@ import { writeCodes } from "../index/quantize";
 import { PartBuffer, readPart, readPartHead, readPartStreaming } from "./checkpoint-files";
 import { CheckpointRejected } from "./checkpoint-format";
 import { decodeVectorPart } from "./checkpoint-parts";
-import { type CheckpointReadJob, type HashResult, PROGRESS_HASHED, PROGRESS_READS, PROGRESS_SNAPSHOT, PROGRESS_VECTORS, type SnapshotReadResult, type VectorHead, type VectorHeadsResult } from "./checkpoint-read-job";
+import { type CheckpointReadJob, type HashResult, PROGRESS_HASH_NEXT, PROGRESS_HASHED, PROGRESS_READS, PROGRESS_SNAPSHOT, PROGRESS_VECTORS, type SnapshotReadResult, type VectorHead, type VectorHeadsResult } from "./checkpoint-read-job";
 
 type Posted<T> = { result: T; transfer: ArrayBuffer[] };
 
@@ -67,15 +67,17 @@ function readSnapshot({ dir, snapshot: part, arrays, progress }: CheckpointReadJ
 }
 
 // The parts the opening thread decodes unhashed (its records, ~450 MB at 1M: ~0.3 s of hashing it need not
-// wait for), read again and hashed. The files are a committed checkpoint's: written once, never changed.
+// wait for), read again and hashed, those the opening thread has not taken first. The files are a committed
+// checkpoint's: written once, never changed.
 function hashParts({ dir, hashed, progress }: CheckpointReadJob): Posted<HashResult> {
   try {
     const buffer = new PartBuffer();
-    for (const { part, name } of hashed) {
-      readPart(dir, part, name, buffer);
+    let done = 0;
+    for (let next = Atomics.add(progress, PROGRESS_HASH_NEXT, 1); next < hashed.length; next = Atomics.add(progress, PROGRESS_HASH_NEXT, 1), done++) {
+      readPart(dir, hashed[next].part, hashed[next].name, buffer);
       Atomics.add(progress, PROGRESS_READS, 1);
     }
-    return { result: { hashed: hashed.length }, transfer: [] };
+    return { result: { hashed: done }, transfer: [] };
   } catch (error) {
     return failure(error);
   }

@@ -9,9 +9,9 @@ import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "
 import { Bm25Index } from "../index/bm25";
 import { SNAPSHOT_HEADER_BYTES, type SnapshotArrays, type SnapshotLayout, snapshotArrays, snapshotLayout, snapshotSize } from "../index/bm25-snapshot";
 import { TermDictionary } from "../index/term-dictionary";
-import { readPartStreaming } from "./checkpoint-files";
+import { PartBuffer, readPart, readPartStreaming } from "./checkpoint-files";
 import { CheckpointRejected, type PartRef } from "./checkpoint-format";
-import { type CheckpointReadJob, type HashJob, type HashResult, PROGRESS_HASHED, PROGRESS_READS, PROGRESS_SLOTS, PROGRESS_SNAPSHOT, PROGRESS_VECTORS, type SnapshotReadResult, type VectorHead, type VectorHeadsJob, type VectorHeadsResult } from "./checkpoint-read-job";
+import { type CheckpointReadJob, type HashJob, type HashResult, PROGRESS_HASH_NEXT, PROGRESS_HASHED, PROGRESS_READS, PROGRESS_SLOTS, PROGRESS_SNAPSHOT, PROGRESS_VECTORS, type SnapshotReadResult, type VectorHead, type VectorHeadsJob, type VectorHeadsResult } from "./checkpoint-read-job";
 import { CHECKPOINT_READER_WORKER_SOURCE } from "./checkpoint-reader-worker.generated";
 
 /** A worker that has read nothing for this long is taken for stopped (a read is at most a few MB). */
@@ -32,10 +32,12 @@ export interface CheckpointRead {
   /** The index, once the worker has it (read here instead when it did not start or stalled); `inWorker` says which. */
   takeSnapshot(): { bm25: Bm25Index; inWorker: boolean };
   /**
-   * Whether the worker found every part of `hashed` whole (its SHA-256 what the manifest says): true; false
-   * if it did not say (hash them here). Throws the first damage it found, as reading the part here would.
+   * Returns once every part of `hashed` was found whole (its SHA-256 what the manifest says), by the worker
+   * or here; throws the first damage found, as reading the part here would. What the worker has not taken
+   * when this thread would wait for it (here or in another take) is hashed here; when the worker stops, all
+   * that this thread did not hash.
    */
-  takeHashed(): boolean;
+  takeHashed(): void;
   /** Stops the worker, if it is still running: the open failed, or has what it needs. */
   cancel(): void;
 }
@@ -61,9 +63,19 @@ export function startCheckpointRead(dir: string, snapshot: PartRef, vectors: Vec
     worker = undefined;
   }
   let stalled = false;
+  const buffer = new PartBuffer();
+  const hashedHere = new Set<number>();
+  // The next part no thread has taken, hashed here: what this thread does rather than wait for the worker.
+  const hashNext = (): boolean => {
+    const next = Atomics.add(progress, PROGRESS_HASH_NEXT, 1);
+    if (next >= hashed.length) return false;
+    hashedHere.add(next);
+    readPart(dir, hashed[next].part, hashed[next].name, buffer);
+    return true;
+  };
   const wait = <T>(slot: number, port: MessagePort): T | undefined => {
     if (!worker || stalled) return undefined;
-    const result = waitFor<T>(progress, slot, port, stallMs);
+    const result = waitFor<T>(progress, slot, port, stallMs, hashNext);
     stalled = result === undefined;
     return result;
   };
@@ -89,16 +101,22 @@ export function startCheckpointRead(dir: string, snapshot: PartRef, vectors: Vec
     takeHashed() {
       const result = wait<HashResult>(PROGRESS_HASHED, hashedChannel.port1);
       if (result && "error" in result) throw result.rejected ? new CheckpointRejected(result.error) : new Error(result.error);
-      return result !== undefined && result.hashed === hashed.length;
+      if (result) return;
+      // No word from the worker: it may have taken parts it never hashed.
+      hashed.forEach(({ part, name }, i) => hashedHere.has(i) || readPart(dir, part, name, buffer));
     },
     cancel,
   };
 }
 
-/** What the worker posted once `slot` is set, or undefined if it read nothing for `stallMs`. */
-function waitFor<T>(progress: Int32Array, slot: number, port: MessagePort, stallMs: number): T | undefined {
+/**
+ * What the worker posted once `slot` is set, or undefined if it read nothing for `stallMs`; `meanwhile` does
+ * some work at a time until it says there is none left.
+ */
+function waitFor<T>(progress: Int32Array, slot: number, port: MessagePort, stallMs: number, meanwhile: () => boolean): T | undefined {
   let reads = -1;
   while (Atomics.load(progress, slot) === 0) {
+    if (meanwhile()) continue;
     const now = Atomics.load(progress, PROGRESS_READS);
     if (now === reads) return undefined;
     reads = now;

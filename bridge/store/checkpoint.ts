@@ -26,6 +26,7 @@ import type { StateSlot } from "../statements/slots";
 import { renameWithRetry } from "./fs-retry";
 import { type CheckpointRead, readSnapshot, startCheckpointRead } from "./checkpoint-reader";
 import type { HashJob, VectorHeadsJob } from "./checkpoint-read-job";
+import { type RecordHeads, recordsFromHeads } from "./record-heads";
 
 /** What a checkpoint captures; `journal.offset` must be the end of the last entry the state includes. */
 export interface StoreImage {
@@ -261,7 +262,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
       const chars = new Int32Array(ranges ? segment.length : 0);
       // A line of 2,048 records a step: one whose texts are read back costs ~20 ms to encode.
       recordParts[s] = yield* write(`records-${s}.jsonl`, ranges ? withTextRanges(encodeRecordPart(segment), segment.length, ranges, chars) : encodeRecordPart(segment), pageTexts);
-      textIndexParts[s] = ranges ? yield* write(`texts-${s}.bin`, [encodeTextIndex(ranges, chars)]) : null;
+      textIndexParts[s] = ranges ? yield* write(`texts-${s}.bin`, [encodeTextIndex(ranges, chars, segment)]) : null;
       if (ranges) textParts.push({ file: path.join(dir, recordParts[s].file), from, records: segment, ranges });
       statementParts[s] = yield* write(`statements-${s}.jsonl`, encodeStatementPart({ from, acts, slots }));
     });
@@ -679,8 +680,9 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   // found by the part's text index (format 6) or else by a scan of the part.
   const textIndex = (s: number) => (textsPaged && statementsUsable ? (manifest.text_index?.[s] ?? undefined) : undefined);
   // A large checkpoint has a worker thread read those heads and the BM25 snapshot meanwhile: each took
-  // seconds at 1M, as long as the records together. It hashes the parts this thread decodes last: they are
-  // read here unhashed, and nothing decoded from them is used before it says they are whole.
+  // seconds at 1M, as long as the records together. It hashes the parts this thread decodes last (this thread
+  // too, rather than wait for it): they are read here unhashed, and nothing decoded from them is used before
+  // they are found whole.
   let hashed: HashJob[] = [];
   if (manifest.bm25.part.bytes >= limits.snapshotWorker) {
     const heads: VectorHeadsJob[] = manifest.vector_spaces.map((space, i) => ({
@@ -698,10 +700,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   const readChecked = (part: PartRef, name: string, into: PartBuffer) => (unhashed.has(part) ? readPartUnhashed(dir, part, name, into) : readPart(dir, part, name, into));
   built.checkHashed = () => {
     built.checkHashed = undefined;
-    if (hashed.length === 0 || built.reader?.takeHashed()) return;
-    // The worker did not say: here, then.
-    const buffer = new PartBuffer();
-    for (const { part, name } of hashed) readPart(dir, part, name, buffer);
+    if (hashed.length > 0) built.reader!.takeHashed();
   };
   const records: Array<MemoryRecord | undefined> = [];
   const texts = textsPaged ? (built.texts = new TextPages()) : undefined;
@@ -727,7 +726,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     const ranges = indexed?.ranges ?? (texts ? findTexts(bytes, count, { hashes: statements !== undefined }) : undefined);
     // Texts read back and acts known: the texts are not decoded at all, only measured (an acknowledgement's
     // reply excepted, to tell a non-answer).
-    let kept = texts && ranges && statements ? adoptWithoutTexts(texts, bytes, { file, from, count, ranges }, { shared, lines }, statements.acts, replies, indexed?.chars) : undefined;
+    let kept = texts && ranges && statements ? adoptWithoutTexts(texts, bytes, { file, from, count, ranges }, { shared, lines }, statements.acts, replies, indexed) : undefined;
     if (!kept) {
       const decoded = decodeRecordPart(bytes, count, shared);
       decoded.forEach((record, i) => {
@@ -812,10 +811,10 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
 }
 
 /**
- * The records of a part whose texts are read back, decoded without their texts (decodeRecordPart's elide) and
- * paged at once, with each reply's kind from its act (replyKindOf); undefined when the part's file cannot be
- * opened (the caller decodes it whole and keeps its texts). Each text's UTF-16 length is measured on its JSON
- * bytes unless `known` (the part's text index) gives them.
+ * The records of a part whose texts are read back, made from their heads when its text index has them, else
+ * decoded without their texts (decodeRecordPart's elide), and paged at once, with each reply's kind from its
+ * act (replyKindOf); undefined when the part's file cannot be opened (the caller decodes it whole and keeps
+ * its texts). Each text's UTF-16 length is measured on its JSON bytes unless the part's text index gives them.
  */
 function adoptWithoutTexts(
   texts: TextPages,
@@ -824,16 +823,24 @@ function adoptWithoutTexts(
   { shared, lines }: { shared: SharedValues; lines: PartBuffer },
   acts: Uint8Array,
   replies: Uint8Array,
-  known?: Int32Array,
+  indexed?: { chars: Int32Array; heads?: RecordHeads },
 ): Array<MemoryRecord | undefined> | undefined {
+  const replyOf = (record: MemoryRecord, i: number) => {
+    const [start, end] = [ranges.start[i], ranges.end[i]];
+    replies[from + i] = replyKindOf(record.source_type, actOfCode(acts[from + i]), () => JSON.parse(bytes.toString("utf8", start, end)) as string);
+  };
+  if (indexed?.heads) {
+    const made = texts.adoptMade({ file, from, count, ranges }, indexed.chars, bytes, (fill) => recordsFromHeads(indexed.heads!, shared, fill));
+    made?.forEach((record, i) => record && replyOf(record, i));
+    return made;
+  }
   const decoded = decodeRecordPart(bytes, count, shared, ranges, lines);
-  const chars = known ?? new Int32Array(count);
+  const chars = indexed?.chars ?? new Int32Array(count);
   decoded.forEach((record, i) => {
     if ((record === undefined) !== ranges.start[i] < 0) throw new CheckpointRejected(`the text index does not match its record part at record ${i}`);
     if (!record) return;
-    const [start, end] = [ranges.start[i], ranges.end[i]];
-    if (!known) chars[i] = jsonStringUnits(bytes, start, end);
-    replies[from + i] = replyKindOf(record.source_type, actOfCode(acts[from + i]), () => JSON.parse(bytes.toString("utf8", start, end)) as string);
+    if (!indexed) chars[i] = jsonStringUnits(bytes, ranges.start[i], ranges.end[i]);
+    replyOf(record, i);
   });
   return texts.adopt({ file, from, records: decoded, ranges }, chars, bytes);
 }

@@ -295,7 +295,7 @@ export class TextPages {
    * handles): the texts then stay where they are.
    */
   open(part: TextPart, current: (doc: number) => MemoryRecord | undefined): number | undefined {
-    const id = this.openFile(part);
+    const id = this.openFile(part.file, part.from + part.records.length);
     // None paged yet (the first paging: a million records at 1M): nothing to move.
     if (id === undefined || this.counted === 0) return id;
     part.records.forEach((record, i) => {
@@ -317,7 +317,7 @@ export class TextPages {
    * memory (decoded, if they were elided).
    */
   adopt(part: TextPart, chars?: Int32Array, hashes?: Uint8Array): Array<MemoryRecord | undefined> | undefined {
-    const id = this.openFile(part);
+    const id = this.openFile(part.file, part.from + part.records.length);
     if (id === undefined) return undefined;
     const hashAt = hashes ? part.ranges.hashAt : undefined;
     if (hashAt) this.reserveDigests();
@@ -329,6 +329,33 @@ export class TextPages {
       if (keep && !writeDigestFromHex(hashes!, hashAt[i], this.digests, doc * DIGEST_BYTES)) throw new Error(`the content hash of doc ${doc} is not 64 hex digits`);
       return this.paged(record, doc, keep);
     });
+  }
+
+  /**
+   * adopt() for records made here rather than copied: `make` is given what returns, for record i (a doc the
+   * part holds), the paged record to fill with its fields (record-heads.ts), its text read from the part and,
+   * where `part.ranges.hashAt` places its content hash in `hashes`, the hash kept as bytes. Making them
+   * whole saves a copy of each record (a million at an open). Undefined, making nothing, when the file
+   * cannot be opened.
+   */
+  adoptMade(part: { file: string; from: number; count: number; ranges: TextRanges }, chars: Int32Array, hashes: Uint8Array, make: (fill: (i: number) => Record<string, unknown>) => void): Array<MemoryRecord | undefined> | undefined {
+    const id = this.openFile(part.file, part.from + part.count);
+    if (id === undefined) return undefined;
+    const { hashAt } = part.ranges;
+    if (hashAt) this.reserveDigests();
+    const records: Array<Record<string | symbol, unknown> | undefined> = new Array(part.count).fill(undefined);
+    make((i) => {
+      const doc = part.from + i;
+      const keep = hashAt !== undefined && hashAt[i] >= 0;
+      if (keep && !writeDigestFromHex(hashes, hashAt[i], this.digests, doc * DIGEST_BYTES)) throw new Error(`the content hash of doc ${doc} is not 64 hex digits`);
+      this.locate(doc, id, part, i, chars[i]);
+      return (records[i] = keep ? new this.PagedKeepingHash() : new this.Paged());
+    });
+    // The doc last, as paged() sets it: one shape for the records of both.
+    records.forEach((record, i) => {
+      if (record) record[DOC] = part.from + i;
+    });
+    return records as unknown as Array<MemoryRecord | undefined>;
   }
 
   /**
@@ -450,22 +477,22 @@ export class TextPages {
     return texts;
   }
 
-  private openFile(part: TextPart): number | undefined {
+  private openFile(file: string, end: number): number | undefined {
     if (this.disposed) return undefined;
     let fd: number;
     try {
-      fd = fs.openSync(part.file, "r");
+      fd = fs.openSync(file, "r");
     } catch {
       return undefined;
     }
     const id = this.nextFile++;
     this.files.set(id, fd);
     this.active = true;
-    this.reserve(part.from + part.records.length);
+    this.reserve(end);
     return id;
   }
 
-  private locate(doc: number, id: number, part: TextPart, i: number, chars: number): void {
+  private locate(doc: number, id: number, part: Pick<TextPart, "ranges">, i: number, chars: number): void {
     if (this.where[doc] > NOT_PAGED) this.unref(this.where[doc]);
     this.refs.set(id, (this.refs.get(id) ?? 0) + 1);
     this.counted++;

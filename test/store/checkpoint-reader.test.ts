@@ -112,19 +112,23 @@ describe("the BM25 snapshot read on a worker thread", () => {
 
   it("reads the part on this thread when the worker stops or never starts, without ending the process", () => {
     const { dir, part, index } = snapshotPart();
+    const damaged = { ...part, sha256: "0".repeat(64) };
     for (const workerSource of ["throw new Error('no worker today')", "process.exit(3)", "setInterval(() => undefined, 1000)"]) {
       const read = startCheckpointRead(dir, part, [], { hashed: [{ part, name: "BM25" }], workerSource, stallMs: 200 });
       expect(read.takeVectors()).toBeUndefined();
       const { bm25, inWorker } = read.takeSnapshot();
-      // Not said: the caller hashes them itself.
-      expect(read.takeHashed()).toBe(false);
+      // The parts to hash, hashed here: whole, then one that is not.
+      expect(() => read.takeHashed()).not.toThrow();
       read.cancel();
       expect(inWorker).toBe(false);
       expectSameIndex(bm25, index);
+      const again = startCheckpointRead(dir, part, [], { hashed: [{ part, name: "BM25" }, { part: damaged, name: "record" }], workerSource, stallMs: 200 });
+      expect(thrown(() => again.takeHashed())).toEqual(["CheckpointRejected", "the record part does not match its SHA-256 (damaged)"]);
+      again.cancel();
     }
   });
 
-  it("hashes the parts it is given after the snapshot, and reports the first damaged or missing one as reading it here would", () => {
+  it("hashes the parts it is given, on both threads, and reports the first damaged or missing one as reading it here would", () => {
     const { dir, part } = snapshotPart();
     const parts = ["a", "b", "c"].map((name): PartRef => {
       const bytes = Buffer.from(`records of ${name}\n`.repeat(1000));
@@ -135,7 +139,8 @@ describe("the BM25 snapshot read on a worker thread", () => {
       const read = startCheckpointRead(dir, part, [], { hashed: hashed.map((p) => ({ part: p, name: "record" })) });
       try {
         expect(read.takeSnapshot().inWorker).toBe(true);
-        return read.takeHashed();
+        read.takeHashed();
+        return true;
       } finally {
         read.cancel();
       }

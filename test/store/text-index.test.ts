@@ -47,11 +47,31 @@ describe("a record part's text index", () => {
     const decoded = decodeTextIndex(encodeTextIndex(ranges, chars), 3, part);
     expect(decoded).toEqual({ ranges, chars });
     expect([...decoded.ranges.hashAt]).toEqual([part.indexOf(records[0]!.content_hash.slice(7)), -1, -1]);
-    // Another count, another magic: refused.
-    expect(() => decodeTextIndex(encodeTextIndex(ranges, chars), 4, part)).toThrow("a text index is not one of version 1 for 4 records");
+    // With the records, their heads too, unless a record's fields are not in the order heads keep (record 2's
+    // hash comes first) or its hash is not where the index places it (record 2's is not a SHA-256).
+    expect(decodeTextIndex(encodeTextIndex(ranges, chars, records), 3, part)).toEqual({ ranges, chars });
+    const inOrder = [records[0], undefined, { id: "b", text: "b", source_type: "user_message", timestamp_ms: 2, scope: "global", metadata: {}, content_hash: "sha256:odd" } as MemoryRecord];
+    expect(decodeTextIndex(encodeTextIndex(ranges, chars, inOrder), 3, part)).toEqual({ ranges, chars });
+    inOrder[2] = { ...inOrder[2]!, content_hash: hashContent("b") };
+    const hashedPart = Buffer.concat([...encodeRecordPart(inOrder)]);
+    const hashedRanges = findTexts(hashedPart, 3, { hashes: true }) as Required<ReturnType<typeof findTexts>>;
+    const withHeads = decodeTextIndex(encodeTextIndex(hashedRanges, chars, inOrder), 3, hashedPart);
+    expect([withHeads.ranges, withHeads.chars, withHeads.heads?.ids]).toEqual([hashedRanges, chars, "ab"]);
+    // Heads beside an index that places no hash for a record (written by no build): refused.
+    const unplaced = encodeTextIndex(hashedRanges, chars, inOrder);
+    unplaced.writeDoubleLE(-1, 16 + 8 * 2 * 3 + 8 * 2);
+    expect(() => decodeTextIndex(unplaced, 3, hashedPart)).toThrow("the text index holds the head of record 2 but not where its content hash is");
+    // Version 1 (a build before the heads): the same body, no heads.
+    const v1 = Buffer.from(encodeTextIndex(ranges, chars).subarray(0, 16 + 28 * 3));
+    v1.writeUInt32LE(1, 8);
+    expect(decodeTextIndex(v1, 3, part)).toEqual({ ranges, chars });
+    // Another count, another magic, another version: refused.
+    expect(() => decodeTextIndex(encodeTextIndex(ranges, chars), 4, part)).toThrow("a text index is not one of version 1 or 2 for 4 records");
     const other = Buffer.from(encodeTextIndex(ranges, chars));
     other.write("DSHVECS\0", 0, "latin1");
-    expect(() => decodeTextIndex(other, 3, part)).toThrow("a text index is not one of version 1 for 3 records");
+    expect(() => decodeTextIndex(other, 3, part)).toThrow("a text index is not one of version 1 or 2 for 3 records");
+    v1.writeUInt32LE(3, 8);
+    expect(() => decodeTextIndex(v1, 3, part)).toThrow("a text index is not one of version 1 or 2 for 3 records");
   });
 
   it("opens a store that reads its texts back through the index, as a scan of the parts would and with no text read", () => {
@@ -147,12 +167,12 @@ describe("a record part's text index", () => {
         replayed.close();
       }
     };
-    // One byte changed behind the manifest's back: the last text's length, 2^24 more, which decodes. With a
+    // One byte changed behind the manifest's back: the segment's last text's length, 2^24 more, which decodes. With a
     // worker thread, read here unhashed and refused by the worker's hash.
     const lastLength = (dataDir: string) => {
       const file = path.join(checkpointDir(dataDir), readManifest(dataDir).text_index![1]!.file);
       const bytes = fs.readFileSync(file);
-      bytes[bytes.length - 1] ^= 1;
+      bytes[16 + 28 * SEGMENT - 1] ^= 1;
       fs.writeFileSync(file, bytes);
     };
     expectRefused(lastLength, "the text index part does not match its SHA-256 (damaged)");
