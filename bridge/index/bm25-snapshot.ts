@@ -335,7 +335,7 @@ function checkTermLengths(lengths: Int32Array, termUnits: number): void {
 // times a nonzero difference under 2^31 is not 0 mod 2^32); several whose differences cancel exactly slip
 // through about once in 2^32 seeds. A posting reads its doc's length and nothing else by doc: a second array
 // by doc (what each doc's postings still owed it, 8 MB with the lengths at 1M) made each posting a miss
-// in the TLB, ~1.7 s at 45M postings on the reader thread against ~0.3 s now. On a mismatch, an exact pass
+// in the TLB, ~1.7 s at 45M postings on the reader thread against ~0.5 s now. On a mismatch, an exact pass
 // finds the doc to name. A doc twice in a term shows as postings out of order: the terms whose postings are
 // not in doc order (rare) are sorted and looked at again. The bounds an index keeps of its main postings are
 // taken in the same pass (a second one cost ~0.75 s at 1M).
