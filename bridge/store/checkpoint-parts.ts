@@ -61,6 +61,11 @@ export class SharedValues {
     return this.shareValue(value) as Record<string, unknown>;
   }
 
+  /** Whether a value whose JSON is `json` is shared (and frozen) by metadata(): else each record has its own. */
+  sharesJson(json: string): boolean {
+    return json.length <= SHARED_VALUE_MAX_CHARS;
+  }
+
   private shareValue(value: unknown): unknown {
     // Strings of up to 10 characters JSON.parse shares already.
     if (typeof value === "string") return value.length > 10 ? this.share(value) : value;
@@ -181,9 +186,9 @@ export function encodeTextIndex(ranges: Required<TextRanges>, chars: Int32Array,
  * of a "text" key and each hash the digits of a "content_hash" one, in order, within the part. Anything else
  * (another part's index, a damaged one) refuses the checkpoint. Its records' heads too, when it has them.
  */
-export function decodeTextIndex(index: Buffer, count: number, part: Uint8Array): { ranges: Required<TextRanges>; chars: Int32Array; heads?: RecordHeads } {
+export function decodeTextIndex(index: Buffer, count: number, part: Uint8Array): { version: 1 | 2; ranges: Required<TextRanges>; chars: Int32Array; heads?: RecordHeads } {
   const body = TEXT_INDEX_HEADER_BYTES + TEXT_INDEX_RECORD_BYTES * count;
-  const version = index.length >= TEXT_INDEX_HEADER_BYTES ? index.readUInt32LE(8) : 0;
+  const version = (index.length >= TEXT_INDEX_HEADER_BYTES ? index.readUInt32LE(8) : 0) as 1 | 2;
   const headsBytes = version === 2 && index.length >= body + 4 ? index.readUInt32LE(body) : 0;
   const size = version === 1 ? body : body + 4 + headsBytes;
   if (index.length !== size || index.toString("latin1", 0, 8) !== TEXT_INDEX_MAGIC || (version !== 1 && version !== 2) || index.readUInt32LE(12) !== count) {
@@ -210,10 +215,10 @@ export function decodeTextIndex(index: Buffer, count: number, part: Uint8Array):
     if (!textOk || !hashOk || chars[i] < 0) throw new CheckpointRejected(`the text index does not match its record part at record ${i}`);
     after = Math.max(textTo, hashAt === -1 ? 0 : hashTo);
   }
-  if (headsBytes === 0) return { ranges, chars };
+  if (headsBytes === 0) return { version, ranges, chars };
   const heads = decodeRecordHeads(index.subarray(body + 4), count, (i) => ranges.start[i] === -1);
   for (let i = 0; i < count; i++) if (ranges.start[i] !== -1 && ranges.hashAt[i] === -1) throw new CheckpointRejected(`the text index holds the head of record ${i} but not where its content hash is`);
-  return { ranges, chars, heads };
+  return { version, ranges, chars, heads };
 }
 
 /** `"text":` and `"content_hash":"sha256:`, as UTF-8: what comes before a text's string and a hash's digits. */

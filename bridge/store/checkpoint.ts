@@ -98,6 +98,11 @@ export interface CheckpointBasis {
   recordParts: PartRef[];
   /** Per segment, its record part's text index (null: none, a part written with its texts in memory). */
   textIndexParts: Array<PartRef | null>;
+  /**
+   * Per segment, whether its text index is of version 1, from before the records' heads: the next checkpoint
+   * that reads texts back makes it again, with them. Absent: none is.
+   */
+  textIndexHeadless?: boolean[];
   statementParts: PartRef[];
   /** The snapshot (forgotten docs aside) and which docs it indexes. */
   bm25: { entry: Omit<Manifest["bm25"], "forgotten">; live: Uint8Array };
@@ -232,6 +237,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
 
   const recordParts: PartRef[] = new Array(segments);
   const textIndexParts: Array<PartRef | null> = new Array(segments);
+  const headless: boolean[] = new Array(segments).fill(false);
   const statementParts: PartRef[] = new Array(segments);
   // Each segment's slots in doc order, from one pass over the docs that have any (a lookup per doc cost
   // ~40 ms of a first step at 1M).
@@ -243,12 +249,19 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     if (!changed[s] && !firstPaging) {
       const part = (recordParts[s] = reuse(basis!.recordParts[s]));
       const index = basis!.textIndexParts[s];
-      textIndexParts[s] = index && reuse(index);
-      // A part from before format 6 (or written with its texts in memory) gets its index now, a part a step.
-      if (!index && pageTexts) {
+      headless[s] = index !== null && basis!.textIndexHeadless?.[s] === true;
+      // A part from before format 6 (or written with its texts in memory) gets its index now, and one whose
+      // index is from before the heads gets it again with them, a part a step: made from the part's bytes and
+      // its records, taken now (the part holds them as they are now: the segment is unchanged).
+      const upgrade = pageTexts && (!index || headless[s]);
+      textIndexParts[s] = index && (upgrade ? index : reuse(index));
+      if (upgrade) {
+        const records = recordsOf(s);
         jobs.push(function* () {
-          const made = indexRecordPart(dir, part, to - from);
-          if (made) textIndexParts[s] = yield* write(`texts-${s}.bin`, [made]);
+          const made = indexRecordPart(dir, part, records);
+          if (!made) return;
+          textIndexParts[s] = yield* write(`texts-${s}.bin`, [made]);
+          headless[s] = false;
         });
       }
       statementParts[s] = reuse(basis!.statementParts[s]);
@@ -350,6 +363,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     changes,
     recordParts,
     textIndexParts,
+    ...(headless.includes(true) ? { textIndexHeadless: headless } : {}),
     statementParts,
     bm25,
     spaces: new Map(spaces.map((space) => [space.index, { overwrites: space.overwrites, segments: space.segments }])),
@@ -534,16 +548,17 @@ function inMemoryLimit(max: number, name: string, unit: string): number {
 
 /**
  * The text index of a record part already written, made from its bytes (findTexts, jsonStringUnits: ~5 ms for
- * a segment's 2 MB); undefined when the part cannot be read or is not as its manifest names it (an open
- * then scans it, and finds what is wrong).
+ * a segment's 2 MB) and the records it holds (their heads); undefined when the part cannot be read or is not
+ * as its manifest names it (an open then scans it, and finds what is wrong).
  */
-function indexRecordPart(dir: string, part: PartRef, count: number): Buffer | undefined {
+function indexRecordPart(dir: string, part: PartRef, records: ReadonlyArray<MemoryRecord | undefined>): Buffer | undefined {
   try {
+    const count = records.length;
     const bytes = readPart(dir, part, "record");
     const ranges = findTexts(bytes, count, { hashes: true }) as Required<TextRanges>;
     const chars = new Int32Array(count);
     for (let i = 0; i < count; i++) if (ranges.start[i] >= 0) chars[i] = jsonStringUnits(bytes, ranges.start[i], ranges.end[i]);
-    return encodeTextIndex(ranges, chars);
+    return encodeTextIndex(ranges, chars, records);
   } catch {
     return undefined;
   }
@@ -704,6 +719,8 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   };
   const records: Array<MemoryRecord | undefined> = [];
   const texts = textsPaged ? (built.texts = new TextPages()) : undefined;
+  // The segments whose text index is from before the records' heads.
+  const headless: boolean[] = new Array(manifest.records.length).fill(false);
   texts?.reserve(manifest.docs);
   const replies = new Uint8Array(manifest.docs);
   const shared = new SharedValues();
@@ -723,6 +740,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     const file = path.join(dir, part.file);
     const index = textIndex(s);
     const indexed = index ? decodeTextIndex(readChecked(index, "text index", indexBuffer), count, bytes) : undefined;
+    if (indexed?.version === 1) headless[s] = true;
     const ranges = indexed?.ranges ?? (texts ? findTexts(bytes, count, { hashes: statements !== undefined }) : undefined);
     // Texts read back and acts known: the texts are not decoded at all, only measured (an acknowledgement's
     // reply excepted, to tell a non-answer).
@@ -803,6 +821,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     changes: new Uint32Array(Math.ceil(manifest.docs / CHANGE_BLOCK_DOCS)),
     recordParts: manifest.records,
     textIndexParts: manifest.text_index ?? manifest.records.map(() => null),
+    ...(headless.includes(true) ? { textIndexHeadless: headless } : {}),
     statementParts: manifest.statements.parts,
     bm25: { entry: { k1: manifest.bm25.k1, b: manifest.bm25.b, docs: manifest.bm25.docs, part: manifest.bm25.part }, live: indexed },
     spaces,

@@ -17,8 +17,6 @@ const FIELDS = ["id", "text", "source_type", "timestamp_ms", "scope", "metadata"
 const OPTIONAL = new Set<string>(["text", "content_hash", "session_id", "turn", "tags", "quarantine"]);
 const NONE = -1;
 const FORGOTTEN = 0xff;
-// Metadata whose JSON passes this is made anew for each record, as decodeRecordPart leaves it (SharedValues).
-const SHARED_METADATA_MAX_CHARS = 1024;
 
 /** The heads of a part's records, decoded and checked. */
 export interface RecordHeads {
@@ -186,7 +184,7 @@ export function decodeRecordHeads(bytes: Buffer, count: number, forgotten: (i: n
 /**
  * Fills a part's records from its heads, in validateRecordInput's field order: `into(i)` gives the object to
  * fill for record i (a paged record), `shared` shares what decodeRecordPart shares (scopes, session ids,
- * source types are constants here, metadata up to SHARED_METADATA_MAX_CHARS frozen and shared). Tags and
+ * source types are constants here, metadata frozen and shared unless it is large). Tags and
  * quarantines are made for each record.
  */
 export function recordsFromHeads(heads: RecordHeads, shared: SharedValues, into: (i: number) => Record<string, unknown> | undefined): void {
@@ -209,7 +207,8 @@ export function recordsFromHeads(heads: RecordHeads, shared: SharedValues, into:
     return held as string;
   };
   const metadataOf = (at: number): Record<string, unknown> => {
-    if (table[at].length > SHARED_METADATA_MAX_CHARS) return objectAt(at, "metadata");
+    // Metadata SharedValues would not share is made anew for each record, as decodeRecordPart leaves it.
+    if (!shared.sharesJson(table[at])) return objectAt(at, "metadata");
     let held = parsed[at];
     if (held === undefined) parsed[at] = held = shared.metadata(objectAt(at, "metadata"));
     return held as Record<string, unknown>;

@@ -33,6 +33,13 @@ function editIndex(dataDir: string, s: number, edit: (bytes: Buffer) => Buffer):
 
 const statsOf = (store: MemoryStore) => store.stats();
 
+/** Segment `s`'s text index: its version, and the bytes of its records' heads (0: none). */
+function indexHeads(dataDir: string, s: number): { version: number; headsBytes: number } {
+  const bytes = fs.readFileSync(path.join(checkpointDir(dataDir), readManifest(dataDir).text_index![s]!.file));
+  const body = 16 + 28 * bytes.readUInt32LE(12);
+  return { version: bytes.readUInt32LE(8), headsBytes: bytes.length > body ? bytes.readUInt32LE(body) : 0 };
+}
+
 describe("a record part's text index", () => {
   it("holds what a scan of the part finds: each text's range and length, each content hash's digits", () => {
     const records: Array<MemoryRecord | undefined> = [
@@ -45,13 +52,13 @@ describe("a record part's text index", () => {
     const chars = Int32Array.from([jsonStringUnits(part, ranges.start[0], ranges.end[0]), 0, 1]);
     expect(chars[0]).toBe('quote " 末尾\\ 🙂'.length);
     const decoded = decodeTextIndex(encodeTextIndex(ranges, chars), 3, part);
-    expect(decoded).toEqual({ ranges, chars });
+    expect(decoded).toEqual({ version: 2, ranges, chars });
     expect([...decoded.ranges.hashAt]).toEqual([part.indexOf(records[0]!.content_hash.slice(7)), -1, -1]);
     // With the records, their heads too, unless a record's fields are not in the order heads keep (record 2's
     // hash comes first) or its hash is not where the index places it (record 2's is not a SHA-256).
-    expect(decodeTextIndex(encodeTextIndex(ranges, chars, records), 3, part)).toEqual({ ranges, chars });
+    expect(decodeTextIndex(encodeTextIndex(ranges, chars, records), 3, part)).toEqual({ version: 2, ranges, chars });
     const inOrder = [records[0], undefined, { id: "b", text: "b", source_type: "user_message", timestamp_ms: 2, scope: "global", metadata: {}, content_hash: "sha256:odd" } as MemoryRecord];
-    expect(decodeTextIndex(encodeTextIndex(ranges, chars, inOrder), 3, part)).toEqual({ ranges, chars });
+    expect(decodeTextIndex(encodeTextIndex(ranges, chars, inOrder), 3, part)).toEqual({ version: 2, ranges, chars });
     inOrder[2] = { ...inOrder[2]!, content_hash: hashContent("b") };
     const hashedPart = Buffer.concat([...encodeRecordPart(inOrder)]);
     const hashedRanges = findTexts(hashedPart, 3, { hashes: true }) as Required<ReturnType<typeof findTexts>>;
@@ -64,7 +71,7 @@ describe("a record part's text index", () => {
     // Version 1 (a build before the heads): the same body, no heads.
     const v1 = Buffer.from(encodeTextIndex(ranges, chars).subarray(0, 16 + 28 * 3));
     v1.writeUInt32LE(1, 8);
-    expect(decodeTextIndex(v1, 3, part)).toEqual({ ranges, chars });
+    expect(decodeTextIndex(v1, 3, part)).toEqual({ version: 1, ranges, chars });
     // Another count, another magic, another version: refused.
     expect(() => decodeTextIndex(encodeTextIndex(ranges, chars), 4, part)).toThrow("a text index is not one of version 1 or 2 for 4 records");
     const other = Buffer.from(encodeTextIndex(ranges, chars));
@@ -134,6 +141,8 @@ describe("a record part's text index", () => {
       expect(after.records[0]).not.toEqual(before.records[0]);
       expect(after.records.slice(1)).toEqual(before.records.slice(1));
       expect(after.text_index!.every((part) => part !== null)).toBe(true);
+      // With the records' heads: an open makes the records from them.
+      expect(after.text_index!.map((_, s) => indexHeads(dataDir, s).headsBytes > 0)).toEqual(after.text_index!.map(() => true));
     } finally {
       store.close();
     }
@@ -142,6 +151,48 @@ describe("a record part's text index", () => {
       expect(checkpointStatus(reopened).used).toBe(true);
       expect(reopened.textFootprint().reads).toBe(0);
       expect(statsOf(reopened)).toEqual(statsOf(reference));
+      expect(observe(reopened)).toEqual(observe(reference));
+    } finally {
+      reopened.close();
+      reference.close();
+    }
+  });
+
+  it("is made again with the records' heads where it is of version 1, at the next checkpoint, keeping the parts", () => {
+    const dataDir = indexedStore();
+    const segments = readManifest(dataDir).text_index!.length;
+    expect(indexHeads(dataDir, 0)).toEqual({ version: 2, headsBytes: expect.any(Number) });
+    // As a build before the heads wrote them: the same body, version 1.
+    for (let s = 0; s < segments; s++) {
+      editIndex(dataDir, s, (bytes) => {
+        const v1 = Buffer.from(bytes.subarray(0, 16 + 28 * bytes.readUInt32LE(12)));
+        v1.writeUInt32LE(1, 8);
+        return v1;
+      });
+    }
+    const before = readManifest(dataDir);
+    const store = openAt(dataDir, options(0));
+    const reference = openAt(copyDataDir(dataDir), options(Infinity));
+    try {
+      expect(checkpointStatus(store).used).toBe(true);
+      for (const s of [store, reference]) s.forget("m-1");
+      store.checkpoint();
+      const after = readManifest(dataDir);
+      expect(after.records.slice(1)).toEqual(before.records.slice(1));
+      expect(after.text_index!.every((part, s) => part!.file !== before.text_index![s]!.file)).toBe(true);
+      for (let s = 0; s < segments; s++) expect(indexHeads(dataDir, s)).toMatchObject({ version: 2, headsBytes: expect.any(Number) });
+      expect(Array.from({ length: segments }, (_, s) => indexHeads(dataDir, s).headsBytes > 0).every(Boolean)).toBe(true);
+      // Made once: the next checkpoint keeps them.
+      for (const s of [store, reference]) s.forget("m-2");
+      store.checkpoint();
+      expect(readManifest(dataDir).text_index!.slice(1)).toEqual(after.text_index!.slice(1));
+    } finally {
+      store.close();
+    }
+    const reopened = openAt(dataDir, options(0));
+    try {
+      expect(checkpointStatus(reopened).used).toBe(true);
+      expect(reopened.textFootprint().reads).toBe(0);
       expect(observe(reopened)).toEqual(observe(reference));
     } finally {
       reopened.close();
