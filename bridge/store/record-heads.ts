@@ -72,8 +72,9 @@ export function encodeRecordHeads(records: ReadonlyArray<MemoryRecord | undefine
     if (typeof id !== "string" || kind < 0 || typeof timestamp_ms !== "number" || typeof scope !== "string" || typeof metadata !== "object" || metadata === null) return undefined;
     if ((session_id !== undefined && typeof session_id !== "string") || (turn !== undefined && !(typeof turn === "number" && turn >= 0)) || (tags !== undefined && !Array.isArray(tags))) return undefined;
     if (quarantine !== undefined && (typeof quarantine !== "object" || quarantine === null)) return undefined;
-    // A value JSON cannot give back as it is (NaN, -0, an undefined inside) would not survive the part either.
-    if (JSON.stringify(timestamp_ms) !== String(timestamp_ms) || (turn !== undefined && JSON.stringify(turn) !== String(turn))) return undefined;
+    // A number the part's JSON would not give back as it is (NaN, Infinity: null; -0: 0) stays to be parsed.
+    const asJson = (n: number) => JSON.stringify(n) === String(n) && !Object.is(n, -0);
+    if (!asJson(timestamp_ms) || (turn !== undefined && !asJson(turn))) return undefined;
     // UTF-8 keeps an ASCII id one byte a character in the heap too; a lone surrogate would not survive it.
     if (wellFormed(id) !== id) return undefined;
     ids.push(id);

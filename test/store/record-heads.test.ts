@@ -78,6 +78,7 @@ describe("record heads", () => {
     ["a required field missing", { id: "a", text: "t", source_type: "user_message", timestamp_ms: 1, metadata: {}, content_hash: "h" }],
     ["an unknown source type", { id: "a", text: "t", source_type: "note", timestamp_ms: 1, scope: "global", metadata: {}, content_hash: "h" }],
     ["a timestamp JSON cannot keep", { id: "a", text: "t", source_type: "user_message", timestamp_ms: Number.NaN, scope: "global", metadata: {}, content_hash: "h" }],
+    ["a timestamp JSON gives back as 0", { id: "a", text: "t", source_type: "user_message", timestamp_ms: -0, scope: "global", metadata: {}, content_hash: "h" }],
     ["an id with a lone surrogate", { id: "a\ud800", text: "t", source_type: "user_message", timestamp_ms: 1, scope: "global", metadata: {}, content_hash: "h" }],
     ["a negative turn", { id: "a", text: "t", source_type: "user_message", timestamp_ms: 1, scope: "global", metadata: {}, content_hash: "h", turn: -1 }],
   ])("are not written for a part with a record with %s", (_, record) => {
