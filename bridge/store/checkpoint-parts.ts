@@ -167,8 +167,10 @@ export function encodeTextIndex(ranges: Required<TextRanges>, chars: Int32Array,
   const count = chars.length;
   if (ranges.start.length !== count || ranges.end.length !== count || ranges.hashAt.length !== count) throw new Error(`encodeTextIndex: ranges of ${ranges.start.length} records for ${count} lengths`);
   if (records && records.length !== count) throw new Error(`encodeTextIndex: ${records.length} records for ${count} lengths`);
-  // A record whose content hash the index does not place keeps it as a field of its own: not in a head.
-  const heads = records && records.every((record, i) => record === undefined || ranges.hashAt[i] >= 0) ? encodeRecordHeads(records) : undefined;
+  // Heads only for records the part holds where the ranges say (else an open would refuse them), each with
+  // its content hash placed (one that is not keeps it as a field of its own: not in a head).
+  const fits = (record: MemoryRecord | undefined, i: number) => (record === undefined ? ranges.start[i] < 0 : ranges.start[i] >= 0 && ranges.hashAt[i] >= 0);
+  const heads = records && records.every(fits) ? encodeRecordHeads(records) : undefined;
   const bytes = Buffer.alloc(TEXT_INDEX_HEADER_BYTES + TEXT_INDEX_RECORD_BYTES * count + 4 + (heads?.length ?? 0));
   bytes.write(TEXT_INDEX_MAGIC, 0, "latin1");
   bytes.writeUInt32LE(TEXT_INDEX_VERSION, 8);

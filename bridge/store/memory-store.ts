@@ -385,6 +385,7 @@ export class MemoryStore {
       vectors: state.vectors,
       statements: state.statements(),
       changes: state.changes(),
+      changesNow: () => state.changes(),
       journal: { path: this.journal.filePath, offset, entries: state.entries },
       createdMs: this.defaults.nowMs(),
       texts: {

@@ -64,6 +64,8 @@ describe("a record part's text index", () => {
     const hashedRanges = findTexts(hashedPart, 3, { hashes: true }) as Required<ReturnType<typeof findTexts>>;
     const withHeads = decodeTextIndex(encodeTextIndex(hashedRanges, chars, inOrder), 3, hashedPart);
     expect([withHeads.ranges, withHeads.chars, withHeads.heads?.ids]).toEqual([hashedRanges, chars, "ab"]);
+    // Records that are not the part's (one where it has none, none where it has one): no heads.
+    expect(decodeTextIndex(encodeTextIndex(hashedRanges, chars, [inOrder[0], inOrder[0], undefined]), 3, hashedPart).heads).toBeUndefined();
     // Heads beside an index that places no hash for a record (written by no build): refused.
     const unplaced = encodeTextIndex(hashedRanges, chars, inOrder);
     unplaced.writeDoubleLE(-1, 16 + 8 * 2 * 3 + 8 * 2);
@@ -197,6 +199,37 @@ describe("a record part's text index", () => {
     } finally {
       reopened.close();
       reference.close();
+    }
+  });
+
+  it("leaves a version 1 index as it is when its segment changes while the checkpoint runs, and makes it at the next", () => {
+    const dataDir = indexedStore();
+    const segments = readManifest(dataDir).text_index!.length;
+    for (let s = 0; s < segments; s++) {
+      editIndex(dataDir, s, (bytes) => {
+        const v1 = Buffer.from(bytes.subarray(0, 16 + 28 * bytes.readUInt32LE(12)));
+        v1.writeUInt32LE(1, 8);
+        return v1;
+      });
+    }
+    const before = readManifest(dataDir);
+    const store = openAt(dataDir, options(0));
+    try {
+      store.forget("m-1");
+      // The first step freezes the state; segment 2 (docs 32-47) changes before its index is made.
+      expect(store.checkpointInSteps(0)).toBeUndefined();
+      expect(store.get("m-40")).toBeDefined();
+      store.forget("m-40");
+      while (!store.checkpointInSteps(0));
+      const after = readManifest(dataDir);
+      // Its part and index kept as they were (the part holds the segment as it was at the first step).
+      expect([after.records[2], after.text_index![2]]).toEqual([before.records[2], before.text_index![2]]);
+      expect(indexHeads(dataDir, 2)).toEqual({ version: 1, headsBytes: 0 });
+      expect(indexHeads(dataDir, 3).headsBytes).toBeGreaterThan(0);
+      store.checkpoint();
+      expect(indexHeads(dataDir, 2).headsBytes).toBeGreaterThan(0);
+    } finally {
+      store.close();
     }
   });
 
