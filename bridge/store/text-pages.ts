@@ -332,11 +332,11 @@ export class TextPages {
   }
 
   /**
-   * adopt() for records made here rather than copied: `make` is given what returns, for record i (a doc the
-   * part holds), the paged record to fill with its fields (record-heads.ts), its text read from the part and,
-   * where `part.ranges.hashAt` places its content hash in `hashes`, the hash kept as bytes. Making them
-   * whole saves a copy of each record (a million at an open). Undefined, making nothing, when the file
-   * cannot be opened.
+   * adopt() for records made here rather than copied from decoded ones: `make` calls `fill(i)` for each record
+   * i the part holds and sets the record's fields on the paged record it returns (record-heads.ts); its text
+   * is read from the part, and its content hash, where `part.ranges.hashAt` places it in `hashes`, kept as
+   * bytes. No copy of each record (a million at an open). Undefined, making nothing, when the file cannot
+   * be opened.
    */
   adoptMade(part: { file: string; from: number; count: number; ranges: TextRanges }, chars: Int32Array, hashes: Uint8Array, make: (fill: (i: number) => Record<string, unknown>) => void): Array<MemoryRecord | undefined> | undefined {
     const id = this.openFile(part.file, part.from + part.count);
