@@ -711,7 +711,10 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     }));
     hashed = [
       ...(statementsUsable ? manifest.statements.parts.map((part) => ({ part, name: "statements" })) : []),
-      ...manifest.records.flatMap((part, s) => [{ part, name: "record" }, ...(textIndex(s) ? [{ part: textIndex(s)!, name: "text index" }] : [])]),
+      ...manifest.records.flatMap((part, s) => {
+        const index = textIndex(s);
+        return index ? [{ part, name: "record" }, { part: index, name: "text index" }] : [{ part, name: "record" }];
+      }),
     ];
     built.reader = startCheckpointRead(dir, manifest.bm25.part, heads, { hashed });
   }

@@ -319,15 +319,11 @@ export class TextPages {
   adopt(part: TextPart, chars?: Int32Array, hashes?: Uint8Array): Array<MemoryRecord | undefined> | undefined {
     const id = this.openFile(part.file, part.from + part.records.length);
     if (id === undefined) return undefined;
-    const hashAt = hashes ? part.ranges.hashAt : undefined;
-    if (hashAt) this.reserveDigests();
+    if (hashes && part.ranges.hashAt) this.reserveDigests();
     return part.records.map((record, i) => {
       if (record === undefined || part.ranges.start[i] < 0) return record;
-      const doc = part.from + i;
-      this.locate(doc, id, part, i, chars ? chars[i] : record.text.length);
-      const keep = hashAt !== undefined && hashAt[i] >= 0;
-      if (keep && !writeDigestFromHex(hashes!, hashAt[i], this.digests, doc * DIGEST_BYTES)) throw new Error(`the content hash of doc ${doc} is not 64 hex digits`);
-      return this.paged(record, doc, keep);
+      const keep = this.place(id, part, i, chars ? chars[i] : record.text.length, hashes);
+      return this.paged(record, part.from + i, keep);
     });
   }
 
@@ -341,16 +337,9 @@ export class TextPages {
   adoptMade(part: { file: string; from: number; count: number; ranges: TextRanges }, chars: Int32Array, hashes: Uint8Array, make: (fill: (i: number) => Record<string, unknown>) => void): Array<MemoryRecord | undefined> | undefined {
     const id = this.openFile(part.file, part.from + part.count);
     if (id === undefined) return undefined;
-    const { hashAt } = part.ranges;
-    if (hashAt) this.reserveDigests();
+    if (part.ranges.hashAt) this.reserveDigests();
     const records: Array<Record<string | symbol, unknown> | undefined> = new Array(part.count).fill(undefined);
-    make((i) => {
-      const doc = part.from + i;
-      const keep = hashAt !== undefined && hashAt[i] >= 0;
-      if (keep && !writeDigestFromHex(hashes, hashAt[i], this.digests, doc * DIGEST_BYTES)) throw new Error(`the content hash of doc ${doc} is not 64 hex digits`);
-      this.locate(doc, id, part, i, chars[i]);
-      return (records[i] = keep ? new this.PagedKeepingHash() : new this.Paged());
-    });
+    make((i) => (records[i] = this.place(id, part, i, chars[i], hashes) ? new this.PagedKeepingHash() : new this.Paged()));
     // The doc last, as paged() sets it: one shape for the records of both.
     records.forEach((record, i) => {
       if (record) record[DOC] = part.from + i;
@@ -505,6 +494,18 @@ export class TextPages {
   private unref(id: number): void {
     this.refs.set(id, (this.refs.get(id) ?? 1) - 1);
     this.counted--;
+  }
+
+  /**
+   * Has record i of `part` read its text from file `id`, and keeps its content hash as bytes when
+   * `part.ranges.hashAt` places it in `hashes` (the part's bytes); returns whether it does.
+   */
+  private place(id: number, part: Pick<TextPart, "from" | "ranges">, i: number, chars: number, hashes?: Uint8Array): boolean {
+    const doc = part.from + i;
+    this.locate(doc, id, part, i, chars);
+    const at = hashes ? (part.ranges.hashAt?.[i] ?? -1) : -1;
+    if (at >= 0 && !writeDigestFromHex(hashes!, at, this.digests, doc * DIGEST_BYTES)) throw new Error(`the content hash of doc ${doc} is not 64 hex digits`);
+    return at >= 0;
   }
 
   private paged(record: MemoryRecord, doc: number, hashKept = false): MemoryRecord {

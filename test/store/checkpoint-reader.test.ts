@@ -128,7 +128,7 @@ describe("the BM25 snapshot read on a worker thread", () => {
     }
   });
 
-  it("hashes the parts it is given, on both threads, and reports the first damaged or missing one as reading it here would", () => {
+  it("finds the parts it is given to hash whole, and reports the first damaged or missing one as reading it here would", () => {
     const { dir, part } = snapshotPart();
     const parts = ["a", "b", "c"].map((name): PartRef => {
       const bytes = Buffer.from(`records of ${name}\n`.repeat(1000));

@@ -29,12 +29,12 @@ const recordArbitrary = fc
   .map((record) => record as unknown as MemoryRecord);
 
 /** The records made from `records`' heads, as plain objects (what a paged record holds of its own). */
-function roundTrip(records: Array<MemoryRecord | undefined>): Array<Record<string, unknown> | undefined> {
+function roundTrip(records: Array<MemoryRecord | undefined>, shared = new SharedValues()): Array<Record<string, unknown> | undefined> {
   const bytes = encodeRecordHeads(records);
   if (!bytes) throw new Error("no heads");
   const heads = decodeRecordHeads(bytes, records.length, (i) => records[i] === undefined);
   const made: Array<Record<string, unknown> | undefined> = new Array(records.length).fill(undefined);
-  recordsFromHeads(heads, new SharedValues(), (i) => (made[i] = {}));
+  recordsFromHeads(heads, shared, (i) => (made[i] = {}));
   return made;
 }
 
@@ -60,10 +60,13 @@ describe("record heads", () => {
     const big = { notes: "n".repeat(2000) };
     const records = [0, 1].map((i) => record(`r${i}`, { cwd: "/w" }, { session_id: "a-session-id-longer-than-ten", tags: ["t"], quarantine: { reason: "r", atMs: 1 } }));
     records.push(record("r2", big), record("r3", big));
-    const made = roundTrip(records) as Array<Record<string, any>>;
+    const shared = new SharedValues();
+    const share = jest.spyOn(shared, "share");
+    const made = roundTrip(records, shared) as Array<Record<string, any>>;
     expect(made[0].metadata).toBe(made[1].metadata);
     expect(Object.isFrozen(made[0].metadata)).toBe(true);
-    expect(made[0].session_id).toBe(made[1].session_id);
+    // Strings compare by value: what is shared is what goes through SharedValues, once per distinct value.
+    expect(share.mock.calls.map(([value]) => value).sort()).toEqual(["a-session-id-longer-than-ten", "global"]);
     expect(made[0].tags).not.toBe(made[1].tags);
     expect(made[0].quarantine).not.toBe(made[1].quarantine);
     // Metadata past 1,024 characters of JSON: one object a record, not frozen (SharedValues does not share it).

@@ -33,6 +33,31 @@ function editIndex(dataDir: string, s: number, edit: (bytes: Buffer) => Buffer):
 
 const statsOf = (store: MemoryStore) => store.stats();
 
+/** Every text index of the store made version 1, as a build before the heads wrote them: the same body. */
+function toVersion1(dataDir: string): void {
+  readManifest(dataDir).text_index!.forEach((_, s) =>
+    editIndex(dataDir, s, (bytes) => {
+      const v1 = Buffer.from(bytes.subarray(0, 16 + 28 * bytes.readUInt32LE(12)));
+      v1.writeUInt32LE(1, 8);
+      return v1;
+    }),
+  );
+}
+
+/** Reopens `dataDir` (texts read back): its checkpoint used, no text read, the same as `reference`; closes both. */
+function expectReopenedAs(dataDir: string, reference: MemoryStore): void {
+  const reopened = openAt(dataDir, options(0));
+  try {
+    expect(checkpointStatus(reopened).used).toBe(true);
+    expect(reopened.textFootprint().reads).toBe(0);
+    expect(statsOf(reopened)).toEqual(statsOf(reference));
+    expect(observe(reopened)).toEqual(observe(reference));
+  } finally {
+    reopened.close();
+    reference.close();
+  }
+}
+
 /** Segment `s`'s text index: its version, and the bytes of its records' heads (0: none). */
 function indexHeads(dataDir: string, s: number): { version: number; headsBytes: number } {
   const bytes = fs.readFileSync(path.join(checkpointDir(dataDir), readManifest(dataDir).text_index![s]!.file));
@@ -148,30 +173,15 @@ describe("a record part's text index", () => {
     } finally {
       store.close();
     }
-    const reopened = openAt(dataDir, options(0));
-    try {
-      expect(checkpointStatus(reopened).used).toBe(true);
-      expect(reopened.textFootprint().reads).toBe(0);
-      expect(statsOf(reopened)).toEqual(statsOf(reference));
-      expect(observe(reopened)).toEqual(observe(reference));
-    } finally {
-      reopened.close();
-      reference.close();
-    }
+    expectReopenedAs(dataDir, reference);
   });
 
   it("is made again with the records' heads where it is of version 1, at the next checkpoint, keeping the parts", () => {
     const dataDir = indexedStore();
     const segments = readManifest(dataDir).text_index!.length;
     expect(indexHeads(dataDir, 0)).toEqual({ version: 2, headsBytes: expect.any(Number) });
-    // As a build before the heads wrote them: the same body, version 1.
-    for (let s = 0; s < segments; s++) {
-      editIndex(dataDir, s, (bytes) => {
-        const v1 = Buffer.from(bytes.subarray(0, 16 + 28 * bytes.readUInt32LE(12)));
-        v1.writeUInt32LE(1, 8);
-        return v1;
-      });
-    }
+    toVersion1(dataDir);
+    expect(indexHeads(dataDir, 0)).toEqual({ version: 1, headsBytes: 0 });
     const before = readManifest(dataDir);
     const store = openAt(dataDir, options(0));
     const reference = openAt(copyDataDir(dataDir), options(Infinity));
@@ -182,8 +192,7 @@ describe("a record part's text index", () => {
       const after = readManifest(dataDir);
       expect(after.records.slice(1)).toEqual(before.records.slice(1));
       expect(after.text_index!.every((part, s) => part!.file !== before.text_index![s]!.file)).toBe(true);
-      for (let s = 0; s < segments; s++) expect(indexHeads(dataDir, s)).toMatchObject({ version: 2, headsBytes: expect.any(Number) });
-      expect(Array.from({ length: segments }, (_, s) => indexHeads(dataDir, s).headsBytes > 0).every(Boolean)).toBe(true);
+      for (let s = 0; s < segments; s++) expect([indexHeads(dataDir, s).version, indexHeads(dataDir, s).headsBytes > 0]).toEqual([2, true]);
       // Made once: the next checkpoint keeps them.
       for (const s of [store, reference]) s.forget("m-2");
       store.checkpoint();
@@ -191,27 +200,12 @@ describe("a record part's text index", () => {
     } finally {
       store.close();
     }
-    const reopened = openAt(dataDir, options(0));
-    try {
-      expect(checkpointStatus(reopened).used).toBe(true);
-      expect(reopened.textFootprint().reads).toBe(0);
-      expect(observe(reopened)).toEqual(observe(reference));
-    } finally {
-      reopened.close();
-      reference.close();
-    }
+    expectReopenedAs(dataDir, reference);
   });
 
   it("leaves a version 1 index as it is when its segment changes while the checkpoint runs, and makes it at the next", () => {
     const dataDir = indexedStore();
-    const segments = readManifest(dataDir).text_index!.length;
-    for (let s = 0; s < segments; s++) {
-      editIndex(dataDir, s, (bytes) => {
-        const v1 = Buffer.from(bytes.subarray(0, 16 + 28 * bytes.readUInt32LE(12)));
-        v1.writeUInt32LE(1, 8);
-        return v1;
-      });
-    }
+    toVersion1(dataDir);
     const before = readManifest(dataDir);
     const store = openAt(dataDir, options(0));
     try {
