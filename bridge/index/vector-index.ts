@@ -106,9 +106,14 @@ export class VectorIndex {
   private readonly rows: RowPages;
   private disposedFlag = false;
   private live = new Uint8Array(0);
-  /** Per-search scratch, sized to capacity: candidate docs and their upper bounds. */
+  /**
+   * Per-search scratch, sized to capacity: candidate docs and their upper bounds; the scales and error
+   * norms of the docs gathered into codes.gatherRows(), in the same order.
+   */
   private candidateDocs = new Int32Array(0);
   private candidateUppers = new Float64Array(0);
+  private gatheredScales = new Float64Array(0);
+  private gatheredErrors = new Float64Array(0);
   private capacity = 0;
   /** One past the highest live doc: the scan covers rows [0, end). */
   private end = 0;
@@ -436,7 +441,7 @@ export class VectorIndex {
    */
   restoreLists(docs: Int32Array, image: ListsImage): void {
     if (image.listOf.length !== docs.length || docs.length !== this.count) throw new Error(`restoreLists: ${image.listOf.length} list entries for ${docs.length} docs and ${this.count} vectors`);
-    const lists = new CoarseLists(this.dimension, image.centroids);
+    const lists = new CoarseLists(this.dimension, image.centroids, this.codes);
     docs.forEach((doc, i) => {
       if (this.live[doc] !== 1) throw new Error(`restoreLists: doc ${doc} has no vector`);
       lists.place(doc, image.listOf[i]);
@@ -514,7 +519,7 @@ export class VectorIndex {
   private searchLists({ lists, recall, share }: BuiltLists, unit: Float64Array, k: number, accept: Uint8Array | undefined): Scored[] {
     const rows = this.codes.gatherRows();
     const want = Math.max(MIN_GATHER_PER_RESULT * k, Math.ceil(share * this.count));
-    const { gathered, probed } = lists.probe(unit, want, this.live, accept, rows);
+    const { gathered, probed } = lists.probe(unit, want, this.live, accept, { docs: rows, scales: this.gatheredScales, errors: this.gatheredErrors });
     this.lastSearch = { index: "ivf", scanned: gathered, probed, lists: lists.count, recallEstimate: recall };
     return this.rescore(unit, Math.min(k, gathered), this.candidates(unit, k, accept, gathered));
   }
@@ -546,7 +551,7 @@ export class VectorIndex {
     const listsTrained = Math.min(listCount, sampleDocs.length);
     const centroids = yield* trainCentroids(sample, dim, listsTrained, KMEANS_ITERATIONS, Math.max(16, Math.floor(STEP_MACS / (listsTrained * dim))));
     const build = this.build!;
-    const lists = new CoarseLists(dim, centroids);
+    const lists = new CoarseLists(dim, centroids, this.codes);
     build.lists = lists;
     while (build.cursor < this.end) {
       const stop = Math.min(this.end, build.cursor + Math.max(64, Math.floor(STEP_MACS / (lists.count * dim))));
@@ -597,8 +602,14 @@ export class VectorIndex {
     const rowsPerStep = Math.max(1024, Math.floor(GATHER_BYTES_PER_STEP / this.dimension));
     for (let start = 0; start < this.end; start += rowsPerStep) {
       const rows = this.codes.gatherRows();
+      const { scales, errors } = this.codes;
       let gathered = 0;
-      for (let doc = start, stop = Math.min(this.end, start + rowsPerStep); doc < stop; doc++) if (this.live[doc] === 1) rows[gathered++] = doc;
+      for (let doc = start, stop = Math.min(this.end, start + rowsPerStep); doc < stop; doc++) {
+        if (this.live[doc] !== 1) continue;
+        rows[gathered] = doc;
+        this.gatheredScales[gathered] = scales[doc];
+        this.gatheredErrors[gathered++] = errors[doc];
+      }
       if (gathered > 0) for (const hit of this.rescore(unit, Math.min(k, gathered), this.candidates(unit, k, undefined, gathered))) best.push(hit.doc, hit.score);
       yield;
     }
@@ -630,6 +641,10 @@ export class VectorIndex {
    * Bound: with q, v the unit vectors and q', v' their dequantized codes,
    * |q·v - q'·v'| <= |(q - q')·v| + |q'·(v - v')| <= e_q ||v|| + ||q'|| e_v <= e_q + (1 + e_q) e_v (Cauchy-Schwarz),
    * and q'·v' = dot * s_q * s_v exactly because the kernel's integer dot does not overflow.
+   *
+   * Without `gathered`, every live doc `accept` allows is scanned. With it, the first `gathered` docs of
+   * codes.gatherRows() (all eligible), with their scales and error norms at the same places in
+   * gatheredScales and gatheredErrors.
    */
   private candidates(unit: Float64Array, k: number, accept: Uint8Array | undefined, gathered?: number): Candidates {
     const query = this.codes.encodeQuery(unit);
@@ -637,7 +652,9 @@ export class VectorIndex {
     const rows = gathered === undefined ? undefined : this.codes.gatherRows();
     const dots = rows === undefined ? this.codes.scan(this.end) : this.codes.gather(gathered!);
     const scanned = rows === undefined ? this.end : gathered!;
-    const { scales, errors } = this.codes;
+    // By scan position too: a flat scan's position is its doc.
+    const scales = rows === undefined ? this.codes.scales : this.gatheredScales;
+    const errors = rows === undefined ? this.codes.errors : this.gatheredErrors;
     const marginBase = (1 + NORM_SLACK) * query.error + ROUND_SLACK;
     const marginPerError = (1 + NORM_SLACK) * (1 + NORM_SLACK + query.error);
     const { live, candidateDocs: docs, candidateUppers: uppers } = this;
@@ -647,10 +664,11 @@ export class VectorIndex {
     let cut = -1;
     let n = 0;
     for (let i = 0; i < scanned; i++) {
-      const doc = rows === undefined ? i : rows[i];
-      if (live[doc] !== 1 || (accept !== undefined && !accept[doc])) continue;
-      const approx = dots[i] * scales[doc] * query.scale;
-      const margin = marginBase + marginPerError * errors[doc];
+      let doc = i;
+      if (rows !== undefined) doc = rows[i];
+      else if (live[i] !== 1 || (accept !== undefined && !accept[i])) continue;
+      const approx = dots[i] * scales[i] * query.scale;
+      const margin = marginBase + marginPerError * errors[i];
       const lower = approx - margin;
       if (lower > lowestKept) {
         lowest.push(doc, lower);
@@ -704,6 +722,8 @@ export class VectorIndex {
     this.live = live;
     this.candidateDocs = new Int32Array(capacity);
     this.candidateUppers = new Float64Array(capacity);
+    this.gatheredScales = new Float64Array(capacity);
+    this.gatheredErrors = new Float64Array(capacity);
     this.capacity = capacity;
   }
 }

@@ -193,6 +193,35 @@ describe("the dense index above flat_max_records", () => {
     }
   });
 
+  it("keeps every live doc listed with its current code through overwrites and deletes: reading every list is exact", () => {
+    const vectors = clusteredVectors(3_000, 60, 8);
+    const index = built(500, vectors);
+    const random = seededRandom(12);
+    const gaussian = () => Math.sqrt(-2 * Math.log(Math.max(random(), 1e-12))) * Math.cos(2 * Math.PI * random());
+    const current = new Map(vectors.map((vector, doc) => [doc, vector]));
+    for (let op = 0; op < 1_200; op++) {
+      const doc = Math.floor(random() * 3_000);
+      const choice = random();
+      // Mostly a new vector near the old one (the same list, a new scale and error norm); some move to
+      // another cluster's list; some deletes, some docs written again after a delete.
+      if (choice < 0.5 && current.has(doc)) current.set(doc, current.get(doc)!.map((x) => x + 0.3 * gaussian()));
+      else if (choice < 0.65) current.set(doc, vectors[Math.floor(random() * 3_000)].map((x) => x + 0.2 * gaussian()));
+      else if (choice < 0.9) current.delete(doc);
+      else current.set(doc, vectors[doc]);
+      if (current.has(doc)) index.set(doc, current.get(doc)!);
+      else index.remove(doc);
+    }
+    expect(index.size).toBe(current.size);
+    const live = [...current.keys()];
+    for (let q = 0; q < 12; q++) {
+      const query = vectors[Math.floor(random() * 3_000)].map((x) => x + 0.1 * gaussian());
+      // 50 results gather at least 64 × 50 docs: more than are listed, so every list is read.
+      const hits = index.search(query, 50);
+      expect(index.lastSearch).toMatchObject({ index: "ivf", scanned: current.size, probed: index.annStatus().lists });
+      expect(hits).toEqual(exactTop(index, live, query, 50));
+    }
+  });
+
   it("builds in slices: searches stay exact meanwhile and writes during the build are listed", () => {
     const vectors = clusteredVectors(2_600, 50, 5);
     const index = new VectorIndex(DIM, { flatMaxRecords: 1_000 });
@@ -254,32 +283,82 @@ describe("the dense index above flat_max_records", () => {
   });
 });
 
+/** Room for a probe of up to `n` docs. */
+function gatheredOut(n: number): { docs: Int32Array; scales: Float64Array; errors: Float64Array } {
+  return { docs: new Int32Array(n), scales: new Float64Array(n), errors: new Float64Array(n) };
+}
+
 describe("coarse lists", () => {
   it("lists each doc once, moves it when its vector changes, and probes the nearest list first", () => {
     const dim = 4;
     const centroids = Float32Array.from([1, 0, 0, 0, 0, 1, 0, 0]);
-    const lists = new CoarseLists(dim, centroids);
+    const lists = new CoarseLists(dim, centroids, { scales: new Float64Array(10), errors: new Float64Array(10) });
     const rows = Float32Array.from([0.8, 0.6, 0, 0, 0, 1, 0, 0]);
     lists.add(5, rows, 0);
     lists.add(9, rows, 4);
     lists.add(5, rows, 0);
     expect(lists.listed).toBe(2);
-    const out = new Int32Array(4);
+    const out = gatheredOut(4);
     const live = new Uint8Array(10).fill(1);
     expect(lists.probe(Float64Array.from([1, 0, 0, 0]), 1, live, undefined, out)).toEqual({ gathered: 1, probed: 1 });
-    expect(out[0]).toBe(5);
+    expect(out.docs[0]).toBe(5);
     // Doc 5 now points along the second axis: it leaves the first list.
     lists.add(5, rows, 4);
     expect(lists.probe(Float64Array.from([1, 0, 0, 0]), 2, live, undefined, out)).toEqual({ gathered: 2, probed: 2 });
-    expect([...out.subarray(0, 2)].sort()).toEqual([5, 9]);
+    expect([...out.docs.subarray(0, 2)].sort()).toEqual([5, 9]);
     lists.remove(9);
     lists.remove(9);
     expect(lists.listed).toBe(1);
     const notFive = new Uint8Array(10).fill(1);
     notFive[5] = 0;
     expect(lists.probe(Float64Array.from([0, 1, 0, 0]), 5, live, notFive, out)).toEqual({ gathered: 0, probed: 2 });
+    // A mask given, a doc that is not live is not gathered either.
     live[5] = 0;
-    expect(lists.probe(Float64Array.from([0, 1, 0, 0]), 5, live, undefined, out)).toEqual({ gathered: 0, probed: 2 });
+    expect(lists.probe(Float64Array.from([0, 1, 0, 0]), 5, live, new Uint8Array(10).fill(1), out)).toEqual({ gathered: 0, probed: 2 });
+  });
+
+  it("keeps each member's code scale and error norm beside it, through refreshes, moves and removals", () => {
+    const dim = 2;
+    const bounds = { scales: new Float64Array(8), errors: new Float64Array(8) };
+    const setBounds = (doc: number, scale: number) => {
+      bounds.scales[doc] = scale;
+      bounds.errors[doc] = scale / 10;
+    };
+    const lists = new CoarseLists(dim, Float32Array.from([1, 0, 0, 1]), bounds);
+    const first = Float32Array.from([1, 0]);
+    const second = Float32Array.from([0, 1]);
+    for (let doc = 1; doc <= 6; doc++) {
+      setBounds(doc, doc);
+      lists.add(doc, first, 0);
+    }
+    // Doc 2 leaves: the last member (6) takes its place, with its own bounds.
+    lists.remove(2);
+    // Doc 4's code changes, its list does not: listed again, its bounds are refreshed.
+    setBounds(4, 40);
+    lists.add(4, first, 0);
+    // Doc 3 moves to the other list with new bounds.
+    setBounds(3, 30);
+    lists.add(3, second, 0);
+    // What a probe reports is what was read when the doc was last listed.
+    setBounds(5, 50);
+    const live = new Uint8Array(8).fill(1);
+    const out = gatheredOut(8);
+    const bySearch = (query: number[], want: number) => {
+      const { gathered } = lists.probe(Float64Array.from(query), want, live, undefined, out);
+      return [...out.docs.subarray(0, gathered)].map((doc, i) => [doc, out.scales[i], out.errors[i]]).sort((a, b) => a[0] - b[0]);
+    };
+    expect(bySearch([1, 0], 1)).toEqual([
+      [1, 1, 0.1],
+      [4, 40, 4],
+      [5, 5, 0.5],
+      [6, 6, 0.6],
+    ]);
+    expect(bySearch([0, 1], 1)).toEqual([[3, 30, 3]]);
+    // Masked, the same values come with the docs the mask lets through.
+    const onlyFour = new Uint8Array(8);
+    onlyFour[4] = 1;
+    const { gathered } = lists.probe(Float64Array.from([1, 0]), 1, live, onlyFour, out);
+    expect([gathered, out.docs[0], out.scales[0], out.errors[0]]).toEqual([1, 4, 40, 4]);
   });
 
   it("trains centroids that separate separated groups", () => {
@@ -298,13 +377,13 @@ describe("coarse lists", () => {
       result = steps.next();
     }
     expect(yields).toBeGreaterThanOrEqual(6 * 8);
-    const lists = new CoarseLists(dim, result.value);
+    const lists = new CoarseLists(dim, result.value, { scales: new Float64Array(400), errors: new Float64Array(400) });
     for (let i = 0; i < 400; i++) lists.add(i, sample, i * dim);
     // Rows of one group share a list.
-    const out = new Int32Array(400);
+    const out = gatheredOut(400);
     for (let group = 0; group < 4; group++) {
       const { gathered } = lists.probe(Float64Array.from(sample.subarray(group * dim, (group + 1) * dim)), 1, new Uint8Array(400).fill(1), undefined, out);
-      const members = [...out.subarray(0, gathered)];
+      const members = [...out.docs.subarray(0, gathered)];
       expect(members.filter((doc) => doc % 4 === group).length / members.length).toBeGreaterThan(0.95);
     }
   });
