@@ -1,5 +1,5 @@
 // A checkpoint part is written in steps and flushed as it goes (writePartSteps): no one fsync may have more
-// than 16 MiB of the part to write, whether the part comes as a few large chunks or many small ones made a
+// than 4 MiB of the part to write, whether the part comes as a few large chunks or many small ones made a
 // step each (a BM25 snapshot's 1 MiB chunks once left the whole 377 MB to the last fsync: 256 ms at 1M).
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -29,21 +29,24 @@ function writeCounting(chunks: Uint8Array[], stepPerChunk: boolean): { steps: nu
 }
 
 describe("writePartSteps", () => {
-  const chunks = Array.from({ length: 40 }, (_, i) => new Uint8Array(MIB).fill(i));
+  const chunks = Array.from({ length: 42 }, (_, i) => new Uint8Array(MIB).fill(i));
   const whole = Buffer.concat(chunks);
 
-  it("flushes every 16 MiB when each 1 MiB chunk is a step", () => {
+  // Ten flushes of 4 MiB, and the last the 2 MiB left.
+  const flushes = [...Array.from({ length: 10 }, () => 4 * MIB), 2 * MIB];
+
+  it("flushes every 4 MiB when each 1 MiB chunk is a step", () => {
     const { steps, unsynced, file, sha256 } = writeCounting(chunks, true);
-    expect(steps).toBe(41);
-    expect(unsynced).toEqual([16 * MIB, 16 * MIB, 8 * MIB]);
+    expect(steps).toBe(43);
+    expect(unsynced).toEqual(flushes);
     expect(fs.readFileSync(file).equals(whole)).toBe(true);
     expect(sha256).toBe(createHash("sha256").update(whole).digest("hex"));
   });
 
-  it("flushes every 16 MiB when one chunk is written over several steps", () => {
+  it("flushes every 4 MiB when one chunk is written over several steps (1 MiB each)", () => {
     const { steps, unsynced, file } = writeCounting([whole], false);
-    expect(steps).toBe(11);
-    expect(unsynced).toEqual([16 * MIB, 16 * MIB, 8 * MIB]);
+    expect(steps).toBe(43);
+    expect(unsynced).toEqual(flushes);
     expect(fs.readFileSync(file).equals(whole)).toBe(true);
   });
 });
