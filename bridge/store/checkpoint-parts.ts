@@ -12,8 +12,9 @@ import { decodeRecordHeads, encodeRecordHeads, type RecordHeads } from "./record
 import { plainRecords, type TextRanges } from "./text-pages";
 import type { ListsImage } from "../index/vector-index";
 
-// Bounded lines keep every string far below V8's string limit however large the store grows.
-export const RECORDS_PER_LINE = 2048;
+// Bounded lines keep every string far below V8's string limit however large the store grows; a line is a
+// checkpoint step (~3-4 ms at 512 records; 2,048 took 13-50 ms at 1M). Any count per line reads back.
+export const RECORDS_PER_LINE = 512;
 const VECTOR_MAGIC = "DSHVECS\0";
 // 2: each row's CRC-32 and int8 code in the head, so that an open reads the codes and leaves the rows in the file.
 const VECTOR_PART_VERSION = 2;
@@ -23,14 +24,47 @@ const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 /** Whether rows are read where they lie in a vector part's file (openVectorRows): not on a big-endian host. */
 export const ROWS_READ_IN_PLACE = LITTLE_ENDIAN;
 
-/** Records by doc number, forgotten docs as null, so positions are the doc numbers. */
-export function* encodeRecordPart(records: ReadonlyArray<MemoryRecord | undefined>): Generator<Buffer> {
+/**
+ * Records by doc number, forgotten docs as null, so positions are the doc numbers: a line of up to
+ * RECORDS_PER_LINE records at a time, each line a JSON array. With `scratch`, each line is written into it
+ * and is valid until the next one is asked for (a checkpoint writes it first); without, each line is its own.
+ *
+ * Each record is stringified and written into the line's bytes by itself: a line stringified whole was a
+ * string of megabytes (two bytes a unit with Chinese text), flattened for its UTF-8 bytes in V8's
+ * large-object space, old generation at once: at 1M its ~1 GB in all drove V8 to mark the import's heap
+ * during the checkpoint, and scavenges while marking took 30-70 ms.
+ */
+export function* encodeRecordPart(records: ReadonlyArray<MemoryRecord | undefined>, scratch?: PartBuffer): Generator<Buffer> {
+  let line = scratch?.take(LINE_BYTES_MIN) ?? Buffer.allocUnsafe(LINE_BYTES_MIN);
   for (let start = 0; start < records.length; start += RECORDS_PER_LINE) {
     // Texts read back are read a run at a time, not one by one through each record's toJSON.
     const chunk = plainRecords(records.slice(start, start + RECORDS_PER_LINE));
-    yield Buffer.from(JSON.stringify(chunk) + "\n", "utf8");
+    let at = 0;
+    const put = (json: string, after: number): void => {
+      // Room for the item, the byte after it and the line's newline.
+      const need = at + Buffer.byteLength(json, "utf8") + 2;
+      if (need > line.length) {
+        const size = Math.max(need, 2 * line.length);
+        const grown = scratch?.take(size) ?? Buffer.allocUnsafe(size);
+        line.copy(grown, 0, 0, at);
+        line = grown;
+      }
+      at += line.write(json, at, "utf8");
+      line[at++] = after;
+    };
+    line[at++] = OPEN_BRACKET;
+    // As JSON.stringify writes an array's items: a record by its own JSON (toJSON included), a forgotten doc as null.
+    chunk.forEach((record, i) => put(record === null ? "null" : JSON.stringify(record), i + 1 < chunk.length ? COMMA : CLOSE_BRACKET));
+    line[at++] = NEWLINE;
+    yield scratch ? line.subarray(0, at) : Buffer.from(line.subarray(0, at));
   }
 }
+
+const LINE_BYTES_MIN = 1 << 20;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const NEWLINE = 0x0a;
 
 /**
  * One value per distinct value of what many records repeat, for the records of one open:

@@ -237,6 +237,8 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
   const changed = Array.from({ length: segments }, (_, s) => !basis || !sameSegment(basis, changes, s, docs));
   const recordsOf = (s: number) => (frozen[s] ??= image.records.slice(s * segmentDocs, Math.min(docs, (s + 1) * segmentDocs)));
 
+  // One line's bytes at a time, for every record part: each is written before the next is encoded.
+  const lineScratch = new PartBuffer();
   const recordParts: PartRef[] = new Array(segments);
   const textIndexParts: Array<PartRef | null> = new Array(segments);
   const headless: boolean[] = new Array(segments).fill(false);
@@ -277,8 +279,9 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     jobs.push(function* () {
       const ranges = pageTexts ? { start: new Float64Array(segment.length), end: new Float64Array(segment.length), hashAt: new Float64Array(segment.length) } : undefined;
       const chars = new Int32Array(ranges ? segment.length : 0);
-      // A line of 2,048 records a step: one whose texts are read back costs ~20 ms to encode.
-      recordParts[s] = yield* write(`records-${s}.jsonl`, ranges ? withTextRanges(encodeRecordPart(segment), segment.length, ranges, chars) : encodeRecordPart(segment), pageTexts);
+      // A line of RECORDS_PER_LINE records a step, texts in memory or read back.
+      const lines = encodeRecordPart(segment, lineScratch);
+      recordParts[s] = yield* write(`records-${s}.jsonl`, ranges ? withTextRanges(lines, segment.length, ranges, chars) : lines, true);
       textIndexParts[s] = ranges ? yield* write(`texts-${s}.bin`, [encodeTextIndex(ranges, chars, segment)]) : null;
       if (ranges) textParts.push({ file: path.join(dir, recordParts[s].file), from, records: segment, ranges });
       statementParts[s] = yield* write(`statements-${s}.jsonl`, encodeStatementPart({ from, acts, slots }));

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { manifestParts } from "../../bridge/store/checkpoint-format";
-import { encodeRecordPart } from "../../bridge/store/checkpoint-parts";
+import { encodeRecordPart, RECORDS_PER_LINE } from "../../bridge/store/checkpoint-parts";
 import type { MemoryStore, StoreOptions } from "../../bridge/store/memory-store";
 import type { MemoryRecord } from "../../bridge/store/records";
 import { findTexts, isPaged } from "../../bridge/store/text-pages";
@@ -60,10 +60,10 @@ describe("findTexts", () => {
       { id: "c", text: texts[2], source_type: "user_message", timestamp_ms: 3, scope: "global", metadata: {}, content_hash: "h", tags: ["text"] },
       undefined,
     ];
-    // 2,048 records a line: the texts of a part of several lines are found at their offsets in the whole part.
+    // RECORDS_PER_LINE (512) records a line: the texts of a part of several lines are found at their offsets in the whole part.
     const many = [...records, ...Array.from({ length: 2100 }, (_, i) => ({ id: `n${i}`, text: i === 2099 ? texts[3] : `t${i}`, source_type: "system_fact", timestamp_ms: i, scope: "global", metadata: {}, content_hash: "h" }) as MemoryRecord)];
     const bytes = Buffer.concat([...encodeRecordPart(many)]);
-    expect(bytes.toString("utf8").split("\n").length).toBe(3);
+    expect(bytes.toString("utf8").split("\n").length).toBe(Math.ceil(many.length / RECORDS_PER_LINE) + 1);
     const ranges = findTexts(bytes, many.length);
     const found = many.map((_, i) => (ranges.start[i] < 0 ? null : JSON.parse(bytes.toString("utf8", ranges.start[i], ranges.end[i]))));
     expect(found.slice(0, 5)).toEqual([texts[0], null, texts[1], texts[2], null]);

@@ -4,7 +4,8 @@
 // acknowledgement).
 import fc from "fast-check";
 import { loadCheckpoint } from "../../bridge/store/checkpoint";
-import { decodeRecordPart, encodeRecordPart } from "../../bridge/store/checkpoint-parts";
+import { PartBuffer } from "../../bridge/store/checkpoint-files";
+import { decodeRecordPart, encodeRecordPart, RECORDS_PER_LINE } from "../../bridge/store/checkpoint-parts";
 import { replyKind } from "../../bridge/store/memory-state";
 import type { MemoryRecord } from "../../bridge/store/records";
 import { findTexts, jsonStringUnits } from "../../bridge/store/text-pages";
@@ -52,10 +53,23 @@ describe("record parts decoded without their texts", () => {
       }),
       { numRuns: 30 },
     );
-    // Past one line of RECORDS_PER_LINE (2,048), with forgotten docs at a line's ends.
+    // Past several lines of RECORDS_PER_LINE (512), with forgotten docs at a line's ends.
     const records = Array.from({ length: 4500 }, (_, i) => (i % 7 === 0 || i === 2047 || i === 2048 ? undefined : record(i, `${i} 钥匙 "${"\\".repeat(i % 3)}" 😀`)));
     const bytes = Buffer.concat([...encodeRecordPart(records)]);
-    expect(bytes.toString("utf8").split("\n").length).toBe(4);
+    // Each line is the JSON array JSON.stringify makes of its records (a forgotten doc null), written a
+    // record at a time; through a scratch each line is the same bytes, valid until the next is asked for.
+    const lines = Array.from({ length: Math.ceil(records.length / RECORDS_PER_LINE) }, (_, l) => `${JSON.stringify(records.slice(l * RECORDS_PER_LINE, (l + 1) * RECORDS_PER_LINE))}\n`);
+    expect(lines).toHaveLength(9);
+    expect(bytes.toString("utf8")).toBe(lines.join(""));
+    let line = 0;
+    for (const chunk of encodeRecordPart(records, new PartBuffer())) expect(chunk.toString("utf8")).toBe(lines[line++]);
+    expect(line).toBe(lines.length);
+    // A line past the scratch's first megabyte grows it, the bytes before kept.
+    const large = Array.from({ length: 7 }, (_, i) => (i === 3 ? undefined : record(i, `${i}${"长".repeat(100_000 + i)}`)));
+    const [grown, ...more] = [...encodeRecordPart(large, new PartBuffer())];
+    expect(more).toHaveLength(0);
+    expect(grown.length).toBeGreaterThan(1 << 20);
+    expect(grown.toString("utf8")).toBe(`${JSON.stringify(large)}\n`);
     const elided = decodeRecordPart(bytes, records.length, undefined, findTexts(bytes, records.length));
     expect(elided).toEqual(records.map((r) => r && { ...r, text: "" }));
   });
