@@ -27,6 +27,7 @@ import { renameWithRetry } from "./fs-retry";
 import { type CheckpointRead, readSnapshot, startCheckpointRead } from "./checkpoint-reader";
 import type { HashJob, VectorHeadsJob } from "./checkpoint-read-job";
 import { type RecordHeads, recordsFromHeads } from "./record-heads";
+import type { RecordsFreeze } from "./records-freeze";
 
 /** What a checkpoint captures; `journal.offset` must be the end of the last entry the state includes. */
 export interface StoreImage {
@@ -43,6 +44,11 @@ export interface StoreImage {
   changesNow(): Uint32Array;
   journal: { path: string; offset: number; entries: number };
   createdMs: number;
+  /**
+   * The records as they are now, readable as they were for as long as the checkpoint runs (RecordsFreeze): a
+   * checkpoint given it copies no records at its first step. Without, it copies the segments it writes then.
+   */
+  freezeRecords?(): RecordsFreeze;
   /** The state's record texts: once it pages them, the record parts a checkpoint writes are where they are read from. */
   texts?: TextPaging;
   /**
@@ -232,10 +238,19 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     return part;
   };
   const reuse = <T>(part: T): T => (counts.reused++, part);
-  // Each changed segment's records, taken now (the others are not read at all).
-  const frozen: Array<ReadonlyArray<MemoryRecord | undefined> | undefined> = new Array(segments);
+  // The records of each segment written, as they are now (the others are not read at all): freeze(s) at
+  // this step, recordsOf(s) in the segment's jobs. A state that can freeze its records (RecordsFreeze)
+  // copies none now, only the blocks it changes before the jobs read them; else each segment's are copied now.
   const changed = Array.from({ length: segments }, (_, s) => !basis || !sameSegment(basis, changes, s, docs));
-  const recordsOf = (s: number) => (frozen[s] ??= image.records.slice(s * segmentDocs, Math.min(docs, (s + 1) * segmentDocs)));
+  const recordsFreeze = image.freezeRecords?.();
+  if (recordsFreeze) releases.push(() => recordsFreeze.release());
+  if (recordsFreeze && recordsFreeze.length !== docs) throw new Error(`checkpoint: the records froze at ${recordsFreeze.length} docs, the image has ${docs}`);
+  const frozen: Array<ReadonlyArray<MemoryRecord | undefined> | undefined> = new Array(segments);
+  const range = (s: number): [number, number] => [s * segmentDocs, Math.min(docs, (s + 1) * segmentDocs)];
+  const freeze = (s: number): void => {
+    if (!recordsFreeze) frozen[s] ??= image.records.slice(...range(s));
+  };
+  const recordsOf = (s: number): ReadonlyArray<MemoryRecord | undefined> => (frozen[s] ??= recordsFreeze!.slice(...range(s)));
 
   // One line's bytes at a time, for every record part: each is written before the next is encoded.
   const lineScratch = new PartBuffer();
@@ -273,10 +288,11 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
       statementParts[s] = reuse(basis!.statementParts[s]);
       continue;
     }
-    const segment = recordsOf(s);
+    freeze(s);
     const acts = image.statements.acts.slice(from, to);
     const slots = slotsOf[s].sort((x, y) => x[0] - y[0]);
     jobs.push(function* () {
+      const segment = recordsOf(s);
       const ranges = pageTexts ? { start: new Float64Array(segment.length), end: new Float64Array(segment.length), hashAt: new Float64Array(segment.length) } : undefined;
       const chars = new Int32Array(ranges ? segment.length : 0);
       // A line of RECORDS_PER_LINE records a step, texts in memory or read back.
@@ -290,7 +306,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
 
   // One scratch for every vector part: the jobs run one after another, each writing its part before the next.
   const scratch = new VectorPartScratch();
-  const spaces = image.vectors.list().map((space, i) => freezeSpace(space, i, { segmentDocs, segments, changed, recordsOf, scratch, releases }, basis?.spaces.get(space.index), jobs, write, reuse));
+  const spaces = image.vectors.list().map((space, i) => freezeSpace(space, i, { segmentDocs, segments, changed, freeze, recordsOf, scratch, releases }, basis?.spaces.get(space.index), jobs, write, reuse));
 
   const { k1, b } = image.bm25;
   const base = basis?.bm25;
@@ -317,6 +333,8 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
   yield;
 
   for (const job of jobs) yield* job();
+  // Every part is written: the paging after the commit replaces every record, which the freeze would copy.
+  recordsFreeze?.release();
   // The analyzers' ids are found once a process, by analysing probe texts: in steps of their own (the
   // statements' a probe text a step), not the commit's.
   analyzerId();
@@ -450,7 +468,8 @@ interface SegmentPlan {
   segments: number;
   /** Whether each segment changed since the basis (a vector stored or removed counts as a change of its doc). */
   changed: boolean[];
-  /** A changed segment's records as they are at the first step. */
+  /** Called at the first step for each segment a part is written for; recordsOf(s) then gives, in its jobs, its records as they were. */
+  freeze: (s: number) => void;
   recordsOf: (s: number) => ReadonlyArray<MemoryRecord | undefined>;
   /** Where each vector part is encoded, one after another. */
   scratch: VectorPartScratch;
@@ -493,8 +512,9 @@ function freezeSpace(
     const docs = index.liveDocs(from, from + plan.segmentDocs);
     vectors += docs.length;
     if (docs.length === 0) continue;
-    const records = plan.recordsOf(s);
+    plan.freeze(s);
     jobs.push(function* () {
+      const records = plan.recordsOf(s);
       // The frozen records' hashes: a stored vector is always bound to its record's content hash (MemoryState.apply).
       const hashes = (i: number, into: Uint8Array, at: number) => writeContentDigest(records[docs[i] - from]!, into, at);
       // Rows are read now, in memory or from the part that held them, a run a step (8 MiB of fresh rows at

@@ -12,6 +12,7 @@ import { decodeEntry } from "./journal-entries";
 import { isUsableVector, type EmbeddingInput, type MemoryRecord } from "./records";
 import { ScopeMasks } from "./scope-masks";
 import { plainRecord, TextPages, TEXTS_OPENED, type TextPart } from "./text-pages";
+import { RecordsFreeze } from "./records-freeze";
 import { actCode, actOfCode, analyseRecord, confirmedByUser, hasSlotAuthority, type RecordStatement } from "./record-statements";
 import type { SearchView } from "./search";
 import { SlotIndex } from "./slot-index";
@@ -53,6 +54,8 @@ export interface PendingEmbedding {
 
 export class MemoryState implements SearchView {
   readonly records: Array<MemoryRecord | undefined> = [];
+  /** Checkpoints under way that read the records as they were at their first step (freezeRecords). */
+  private readonly freezes = new Set<RecordsFreeze>();
   private readonly docById: Map<string, number>;
   /** Speech act code per doc (see actCode); forgotten docs keep a stale code that nothing reads. */
   private acts = new Uint8Array(64);
@@ -247,7 +250,7 @@ export class MemoryState implements SearchView {
     if (change.op === "forget") {
       // The index keeps no list of a doc's terms: they are read from its text again, before it is released.
       this.bm25.remove(doc, documentTerms(record.text));
-      this.records[doc] = undefined;
+      this.replaceRecord(doc, undefined);
       this.texts.release(doc);
       this.docById.delete(change.id);
       this.turns.remove(doc);
@@ -262,13 +265,30 @@ export class MemoryState implements SearchView {
     } else if (change.op === "quarantine") {
       // Replaced, never changed in place: a checkpoint written in steps holds the objects as they were (checkpoint.ts).
       // A spread would leave a paged text behind: the copy holds its text.
-      this.records[doc] = { ...plainRecord(record), quarantine: { reason: change.reason, atMs: change.atMs } };
+      this.replaceRecord(doc, { ...plainRecord(record), quarantine: { reason: change.reason, atMs: change.atMs } });
       this.texts.release(doc);
     } else {
       const { quarantine: _released, ...released } = plainRecord(record);
-      this.records[doc] = released;
+      this.replaceRecord(doc, released);
       this.texts.release(doc);
     }
+  }
+
+  /**
+   * The records as they are now, for a checkpoint written in steps: what each doc below the current count
+   * holds now stays readable through the freeze (RecordsFreeze.slice) however records are replaced
+   * meanwhile, until it is released.
+   */
+  freezeRecords(): RecordsFreeze {
+    const freeze = new RecordsFreeze(this.records, this.records.length, (done) => this.freezes.delete(done));
+    this.freezes.add(freeze);
+    return freeze;
+  }
+
+  /** Every replacement of a record goes through here, so that a freeze keeps what it replaces. */
+  private replaceRecord(doc: number, record: MemoryRecord | undefined): void {
+    for (const freeze of this.freezes) freeze.keep(doc);
+    this.records[doc] = record;
   }
 
   /**
@@ -314,9 +334,7 @@ export class MemoryState implements SearchView {
     const pending = new Set(opened.flatMap(({ id }) => (id === undefined ? [] : [id])));
     this.texts.settle(pending);
     yield TEXTS_OPENED;
-    const replace = (doc: number, record: MemoryRecord) => {
-      this.records[doc] = record;
-    };
+    const replace = (doc: number, record: MemoryRecord) => this.replaceRecord(doc, record);
     // Half a segment a step: a new object per record, and the garbage of the old ones, cost ~40 ms a segment at 1M.
     for (const { part, id } of opened) {
       for (let from = 0; id !== undefined && from < part.records.length; from += SWAP_DOCS_PER_STEP) {

@@ -387,6 +387,7 @@ export class MemoryStore {
     const damaged = this.damagedRows();
     return {
       records: state.records,
+      freezeRecords: () => state.freezeRecords(),
       live: state.size,
       bm25: state.bm25,
       vectors: state.vectors,
