@@ -156,8 +156,9 @@ describe("Bm25Index background re-pack", () => {
     expect(midRepack).toBeGreaterThanOrEqual(5);
   });
 
-  it("writes in steps the snapshot of its first step, whatever adds, removes, re-pack steps and vacuums come between its steps", () => {
+  it("writes in steps the snapshot of its first step, whatever adds, removes, re-adds, re-pack steps and vacuums come between its steps", () => {
     let interleaved = 0;
+    let readded = 0;
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
         const random = seededRandom(seed);
@@ -176,15 +177,24 @@ describe("Bm25Index background re-pack", () => {
         // The reference: the bytes serialize() gives now, and the docs live now.
         const expected = Buffer.from(index.serialize());
         const frozen = new Map(live);
+        const removed = [3, 50, 120, 210];
         const steps = index.serializeInSteps(7);
         let result = steps.next();
         for (; !result.done; result = steps.next()) {
           interleaved++;
           const roll = random();
-          if (roll < 0.4) add();
-          else if (roll < 0.7) {
+          if (roll < 0.3) add();
+          else if (roll < 0.4 && removed.length > 0) {
+            // A doc number removed (before the snapshot or since) comes back with another text, and length:
+            // the lengths the snapshot was lent must not change under it.
+            const doc = removed.splice(Math.floor(random() * removed.length), 1)[0];
+            const tokens = [...randomDoc(random), "again"];
+            index.add(doc, tokens);
+            live.set(doc, tokens);
+            readded++;
+          } else if (roll < 0.7) {
             const doc = [...live.keys()][Math.floor(random() * live.size)];
-            index.remove(doc, live.get(doc)!) && live.delete(doc);
+            index.remove(doc, live.get(doc)!) && live.delete(doc) && removed.push(doc);
           } else if (roll < 0.95) index.maintain(0);
           else index.vacuum();
         }
@@ -195,6 +205,7 @@ describe("Bm25Index background re-pack", () => {
       { numRuns: 30 },
     );
     expect(interleaved).toBeGreaterThan(30 * 20);
+    expect(readded).toBeGreaterThan(30);
   });
 
   it("writes a long posting list of its main segment over several steps, not in one", () => {
