@@ -13,7 +13,7 @@ import { plainRecords, type TextRanges } from "./text-pages";
 import type { ListsImage } from "../index/vector-index";
 
 // Bounded lines keep every string far below V8's string limit however large the store grows; a line is a
-// checkpoint step (~3-4 ms at 512 records; 2,048 took 13-50 ms at 1M). Any count per line reads back.
+// checkpoint step (2,048 records took 13-50 ms at 1M). Any count per line reads back.
 export const RECORDS_PER_LINE = 512;
 const VECTOR_MAGIC = "DSHVECS\0";
 // 2: each row's CRC-32 and int8 code in the head, so that an open reads the codes and leaves the rows in the file.
@@ -31,8 +31,7 @@ export const ROWS_READ_IN_PLACE = LITTLE_ENDIAN;
  *
  * Each record is stringified and written into the line's bytes by itself: a line stringified whole was a
  * string of megabytes (two bytes a unit with Chinese text), flattened for its UTF-8 bytes in V8's
- * large-object space, old generation at once: at 1M its ~1 GB in all drove V8 to mark the import's heap
- * during the checkpoint, and scavenges while marking took 30-70 ms.
+ * large-object space, which is old generation: ~1 GB of it in a full checkpoint at 1M.
  */
 export function* encodeRecordPart(records: ReadonlyArray<MemoryRecord | undefined>, scratch?: PartBuffer): Generator<Buffer> {
   let line = scratch?.take(LINE_BYTES_MIN) ?? Buffer.allocUnsafe(LINE_BYTES_MIN);
