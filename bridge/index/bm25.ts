@@ -1070,7 +1070,7 @@ function grow<T extends Growable>(array: T, need: number, fill = 0): T {
 
 /**
  * The live docs' lengths for a snapshot, up to the last live doc (-1 for a doc not live), from the lengths
- * lent at its first step and the live flags copied then: `perStep` docs a step (131,072 by default: ~1 ms).
+ * lent at its first step and the live flags copied then: `perStep` docs a step (131,072 by default).
  */
 function* liveLengthsInSteps(lengths: Int32Array, state: Uint8Array, perStep: number): Generator<void, Int32Array> {
   let end = state.length;

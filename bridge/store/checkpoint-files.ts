@@ -8,8 +8,8 @@ import { CheckpointRejected, type PartHead, type PartRef, sha256Hex } from "./ch
 
 const FINGERPRINT_WINDOW_BYTES = 64 * 1024;
 
-// A part is hashed and written this much at a time between steps: a quarter of the ~13 ms that 4 MiB took
-// at 1M on the benchmark VM; flushed every 4 MiB (an fsync of 16 MiB took 12-57 ms there).
+// A part is hashed and written this much at a time between steps: a quarter of the ~13 ms (p50) that 4 MiB
+// took in a 100k store on the benchmark VM; flushed every 4 MiB (an fsync of 16 MiB took 12-57 ms there).
 const STEP_BYTES = 1024 * 1024;
 const SYNC_EVERY_STEPS = 4;
 

@@ -13,7 +13,7 @@ import { plainRecords, type TextRanges } from "./text-pages";
 import type { ListsImage } from "../index/vector-index";
 
 // Bounded lines keep every string far below V8's string limit however large the store grows; a line is a
-// checkpoint step (2,048 records took 13-50 ms at 1M). Any count per line reads back.
+// checkpoint step (2,048 records, texts read back, took 13-52 ms in a 100k store). Any count per line reads back.
 export const RECORDS_PER_LINE = 512;
 const VECTOR_MAGIC = "DSHVECS\0";
 // 2: each row's CRC-32 and int8 code in the head, so that an open reads the codes and leaves the rows in the file.

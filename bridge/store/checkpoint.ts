@@ -44,11 +44,8 @@ export interface StoreImage {
   changesNow(): Uint32Array;
   journal: { path: string; offset: number; entries: number };
   createdMs: number;
-  /**
-   * The records as they are now, readable as they were for as long as the checkpoint runs (RecordsFreeze): a
-   * checkpoint given it copies no records at its first step. Without, it copies the segments it writes then.
-   */
-  freezeRecords?(): RecordsFreeze;
+  /** The records as they are now, readable as they were for as long as the checkpoint runs (RecordsFreeze). */
+  freezeRecords(): RecordsFreeze;
   /** The state's record texts: once it pages them, the record parts a checkpoint writes are where they are read from. */
   texts?: TextPaging;
   /**
@@ -238,19 +235,14 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     return part;
   };
   const reuse = <T>(part: T): T => (counts.reused++, part);
-  // The records of each segment written, as they are now (the others are not read at all): freeze(s) at
-  // this step, recordsOf(s) in the segment's jobs. A state that can freeze its records (RecordsFreeze)
-  // copies none now, only the blocks it changes before the jobs read them; else each segment's are copied now.
+  // The records of each segment written as they are now (the others are not read at all), read in the
+  // segment's jobs: none is copied now, only the blocks the state changes before the jobs read them.
   const changed = Array.from({ length: segments }, (_, s) => !basis || !sameSegment(basis, changes, s, docs));
-  const recordsFreeze = image.freezeRecords?.();
-  if (recordsFreeze) releases.push(() => recordsFreeze.release());
-  if (recordsFreeze && recordsFreeze.length !== docs) throw new Error(`checkpoint: the records froze at ${recordsFreeze.length} docs, the image has ${docs}`);
+  const recordsFreeze = image.freezeRecords();
+  releases.push(() => recordsFreeze.release());
+  if (recordsFreeze.length !== docs) throw new Error(`checkpoint: the records froze at ${recordsFreeze.length} docs, the image has ${docs}`);
   const frozen: Array<ReadonlyArray<MemoryRecord | undefined> | undefined> = new Array(segments);
-  const range = (s: number): [number, number] => [s * segmentDocs, Math.min(docs, (s + 1) * segmentDocs)];
-  const freeze = (s: number): void => {
-    if (!recordsFreeze) frozen[s] ??= image.records.slice(...range(s));
-  };
-  const recordsOf = (s: number): ReadonlyArray<MemoryRecord | undefined> => (frozen[s] ??= recordsFreeze!.slice(...range(s)));
+  const recordsOf = (s: number): ReadonlyArray<MemoryRecord | undefined> => (frozen[s] ??= recordsFreeze.slice(s * segmentDocs, Math.min(docs, (s + 1) * segmentDocs)));
 
   // One line's bytes at a time, for every record part: each is written before the next is encoded.
   const lineScratch = new PartBuffer();
@@ -288,7 +280,6 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
       statementParts[s] = reuse(basis!.statementParts[s]);
       continue;
     }
-    freeze(s);
     const acts = image.statements.acts.slice(from, to);
     const slots = slotsOf[s].sort((x, y) => x[0] - y[0]);
     jobs.push(function* () {
@@ -306,7 +297,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
 
   // One scratch for every vector part: the jobs run one after another, each writing its part before the next.
   const scratch = new VectorPartScratch();
-  const spaces = image.vectors.list().map((space, i) => freezeSpace(space, i, { segmentDocs, segments, changed, freeze, recordsOf, scratch, releases }, basis?.spaces.get(space.index), jobs, write, reuse));
+  const spaces = image.vectors.list().map((space, i) => freezeSpace(space, i, { segmentDocs, segments, changed, recordsOf, scratch, releases }, basis?.spaces.get(space.index), jobs, write, reuse));
 
   const { k1, b } = image.bm25;
   const base = basis?.bm25;
@@ -333,7 +324,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
 
   for (const job of jobs) yield* job();
   // Every part is written: the paging after the commit replaces every record, which the freeze would copy.
-  recordsFreeze?.release();
+  recordsFreeze.release();
   // The analyzers' ids are found once a process, by analysing probe texts: in steps of their own (the
   // statements' a probe text a step), not the commit's.
   analyzerId();
@@ -467,8 +458,7 @@ interface SegmentPlan {
   segments: number;
   /** Whether each segment changed since the basis (a vector stored or removed counts as a change of its doc). */
   changed: boolean[];
-  /** Called at the first step for each segment a part is written for; recordsOf(s) then gives, in its jobs, its records as they were. */
-  freeze: (s: number) => void;
+  /** A segment's records as they were at the first step, read in its jobs. */
   recordsOf: (s: number) => ReadonlyArray<MemoryRecord | undefined>;
   /** Where each vector part is encoded, one after another. */
   scratch: VectorPartScratch;
@@ -511,7 +501,6 @@ function freezeSpace(
     const docs = index.liveDocs(from, from + plan.segmentDocs);
     vectors += docs.length;
     if (docs.length === 0) continue;
-    plan.freeze(s);
     jobs.push(function* () {
       const records = plan.recordsOf(s);
       // The frozen records' hashes: a stored vector is always bound to its record's content hash (MemoryState.apply).
