@@ -3,12 +3,13 @@
 // Bm25Index.serialize's own versioned format.
 import fs from "node:fs";
 import { crc32 } from "node:zlib";
+import { runToEnd } from "../index/run-steps";
 import { CheckpointRejected } from "./checkpoint-format";
 import { PartBuffer } from "./checkpoint-files";
 import { DIGEST_BYTES, HASH_PREFIX, writeDigest } from "./content-digests";
 import { DamagedRowError, type RowFile } from "../index/row-pages";
 import { isPlainObject, type MemoryRecord } from "./records";
-import { decodeRecordHeads, encodeRecordHeads, type RecordHeads } from "./record-heads";
+import { decodeRecordHeads, recordHeadsInSteps, type RecordHeads } from "./record-heads";
 import { plainRecords, type TextRanges } from "./text-pages";
 import type { ListsImage } from "../index/vector-index";
 
@@ -197,13 +198,18 @@ const TEXT_INDEX_RECORD_BYTES = 3 * 8 + 4;
  * (encodeRecordHeads).
  */
 export function encodeTextIndex(ranges: Required<TextRanges>, chars: Int32Array, records?: ReadonlyArray<MemoryRecord | undefined>): Buffer {
+  return runToEnd(textIndexInSteps(ranges, chars, records, Infinity));
+}
+
+/** encodeTextIndex with its records' heads made `perStep` records a step (recordHeadsInSteps). */
+export function* textIndexInSteps(ranges: Required<TextRanges>, chars: Int32Array, records: ReadonlyArray<MemoryRecord | undefined> | undefined, perStep: number): Generator<void, Buffer> {
   const count = chars.length;
   if (ranges.start.length !== count || ranges.end.length !== count || ranges.hashAt.length !== count) throw new Error(`encodeTextIndex: ranges of ${ranges.start.length} records for ${count} lengths`);
   if (records && records.length !== count) throw new Error(`encodeTextIndex: ${records.length} records for ${count} lengths`);
   // Heads only for records the part holds where the ranges say (else an open would refuse them), each with
   // its content hash placed (one that is not keeps it as a field of its own: not in a head).
   const fits = (record: MemoryRecord | undefined, i: number) => (record === undefined ? ranges.start[i] < 0 : ranges.start[i] >= 0 && ranges.hashAt[i] >= 0);
-  const heads = records && records.every(fits) ? encodeRecordHeads(records) : undefined;
+  const heads = records && records.every(fits) ? yield* recordHeadsInSteps(records, perStep) : undefined;
   const bytes = Buffer.alloc(TEXT_INDEX_HEADER_BYTES + TEXT_INDEX_RECORD_BYTES * count + 4 + (heads?.length ?? 0));
   bytes.write(TEXT_INDEX_MAGIC, 0, "latin1");
   bytes.writeUInt32LE(TEXT_INDEX_VERSION, 8);

@@ -13,7 +13,7 @@ import { DreamError } from "../protocol/errors";
 import { fingerprintJournal, PartBuffer, readPart, readPartHead, readPartUnhashed, removeInSteps, writePart, writePartSteps } from "./checkpoint-files";
 import { makeDirectory } from "./make-dir";
 import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, manifestParts, parseManifest, type PartRef, type SpaceEntry, type VectorSegment } from "./checkpoint-format";
-import { type DecodedVectorPart, decodeListsPart, ROWS_READ_IN_PLACE, decodeRecordPart, RECORDS_PER_LINE, decodeTextIndex, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeTextIndex, encodeVectorPart, openVectorRows, SharedValues, VectorPartScratch } from "./checkpoint-parts";
+import { type DecodedVectorPart, decodeListsPart, ROWS_READ_IN_PLACE, decodeRecordPart, RECORDS_PER_LINE, decodeTextIndex, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeTextIndex, encodeVectorPart, textIndexInSteps, openVectorRows, SharedValues, VectorPartScratch } from "./checkpoint-parts";
 import { decodeStatementPart, encodeStatementPart, type StatementImage } from "./checkpoint-statements";
 import { syncDirectory } from "./journal";
 import { actOfCode, statementsAnalyzerId, statementsAnalyzerIdInSteps } from "./record-statements";
@@ -289,7 +289,8 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
       // A line of RECORDS_PER_LINE records a step, texts in memory or read back.
       const lines = encodeRecordPart(segment, lineScratch);
       recordParts[s] = yield* write(`records-${s}.jsonl`, ranges ? withTextRanges(lines, segment.length, ranges, chars) : lines, true);
-      textIndexParts[s] = ranges ? yield* write(`texts-${s}.bin`, [encodeTextIndex(ranges, chars, segment)]) : null;
+      // Its records' heads a line's worth a step, like the part's lines.
+      textIndexParts[s] = ranges ? yield* write(`texts-${s}.bin`, [yield* textIndexInSteps(ranges, chars, segment, RECORDS_PER_LINE)]) : null;
       if (ranges) textParts.push({ file: path.join(dir, recordParts[s].file), from, records: segment, ranges });
       statementParts[s] = yield* write(`statements-${s}.jsonl`, encodeStatementPart({ from, acts, slots }));
     });

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { CheckpointRejected } from "../../bridge/store/checkpoint-format";
 import { SharedValues } from "../../bridge/store/checkpoint-parts";
-import { decodeRecordHeads, encodeRecordHeads, recordsFromHeads } from "../../bridge/store/record-heads";
+import { decodeRecordHeads, encodeRecordHeads, recordHeadsInSteps, recordsFromHeads } from "../../bridge/store/record-heads";
 import { type MemoryRecord, SOURCE_TYPES } from "../../bridge/store/records";
 
 const json = fc.jsonValue({ maxDepth: 2 });
@@ -53,6 +53,25 @@ describe("record heads", () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it("are the same bytes made in steps, a step for each `perStep` records, and none made when one record cannot have a head", () => {
+    fc.assert(
+      fc.property(fc.array(fc.option(recordArbitrary, { nil: undefined }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 12 }), (records, perStep) => {
+        const steps = recordHeadsInSteps(records, perStep);
+        let yields = 0;
+        let next = steps.next();
+        for (; !next.done; next = steps.next()) yields++;
+        expect(next.value).toEqual(encodeRecordHeads(records));
+        expect(yields).toBe(Math.ceil(records.length / perStep) - 1);
+      }),
+      { numRuns: 100 },
+    );
+    const fine = { id: "a", text: "t", source_type: "user_message", timestamp_ms: 1, scope: "global", metadata: {}, content_hash: "sha256:x" } as MemoryRecord;
+    const reordered = { text: "t", id: "b", source_type: "user_message", timestamp_ms: 1, scope: "global", metadata: {}, content_hash: "sha256:x" } as MemoryRecord;
+    const steps = recordHeadsInSteps([fine, fine, fine, reordered], 2);
+    expect(steps.next()).toEqual({ done: false, value: undefined });
+    expect(steps.next()).toEqual({ done: true, value: undefined });
   });
 
   it("share metadata, scopes and session ids as decodeRecordPart does, and make tags and quarantines for each record", () => {
