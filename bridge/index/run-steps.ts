@@ -2,7 +2,7 @@
 // needs to come between the steps.
 
 /** Runs `steps` to the end and returns what the generator returns. */
-export function runToEnd<T>(steps: Generator<void, T>): T {
+export function runToEnd<T>(steps: Generator<unknown, T>): T {
   for (;;) {
     const next = steps.next();
     if (next.done) return next.value;

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { runToEnd } from "../index/run-steps";
 import { CheckpointRejected, type PartHead, type PartRef, sha256Hex } from "./checkpoint-format";
+import type { Flusher, FlushTicket } from "./flusher";
 
 const FINGERPRINT_WINDOW_BYTES = 64 * 1024;
 
@@ -18,17 +19,33 @@ export function writePart(dir: string, file: string, chunks: Iterable<Uint8Array
   return runToEnd(writePartSteps(dir, file, chunks));
 }
 
+/** What writePartSteps yields while a flush it waits for is under way on another thread: a step that did nothing. */
+export const FLUSH_PENDING = "flush-pending";
+
 /**
  * writePart in steps: yields after each STEP_BYTES written (with an fsync every SYNC_EVERY_STEPS), after each chunk
- * with `stepPerChunk`, and after the last fsync. Stopped early (return()),
- * it closes the file and leaves it half written, for the next checkpoint's clean-up.
+ * with `stepPerChunk`, and after the last fsync. Flushed as it goes, so that no one fsync has a large part's
+ * worth of pages to write (a 377 MB snapshot written in 1 MiB chunks, each a step, once left it all to the last
+ * fsync: 256 ms). With a `flusher`, the fsyncs are made on another thread: one is started when due and the
+ * writing goes on; the next one, and the file's close, wait for it, yielding FLUSH_PENDING meanwhile. Stopped
+ * early (return()), it closes the file and leaves it half written, for the next checkpoint's clean-up.
  */
-export function* writePartSteps(dir: string, file: string, chunks: Iterable<Uint8Array>, { stepPerChunk = false } = {}): Generator<void, PartRef> {
+export function* writePartSteps(dir: string, file: string, chunks: Iterable<Uint8Array>, { stepPerChunk = false, flusher }: { stepPerChunk?: boolean; flusher?: Flusher } = {}): Generator<void | typeof FLUSH_PENDING, PartRef> {
   const hash = createHash("sha256");
   let bytes = 0;
   let sinceStep = 0;
   let synced = 0;
+  let flush: FlushTicket | undefined;
   const fd = fs.openSync(path.join(dir, file), "wx");
+  // Flushes what is written when due (or `now`), once the flush before it is done: here, or started on the flusher's thread.
+  const syncIfDue = function* (written: number, now = false): Generator<typeof FLUSH_PENDING, void> {
+    if (!now && written - synced < SYNC_EVERY_STEPS * STEP_BYTES) return;
+    while (flush && !flush.done()) yield FLUSH_PENDING;
+    flush = undefined;
+    if (flusher) flush = flusher.start(fd);
+    else fs.fsyncSync(fd);
+    synced = written;
+  };
   try {
     for (const chunk of chunks) {
       for (let at = 0; at < chunk.length; ) {
@@ -39,7 +56,7 @@ export function* writePartSteps(dir: string, file: string, chunks: Iterable<Uint
         sinceStep += piece.length;
         if (sinceStep >= STEP_BYTES) {
           sinceStep = 0;
-          synced = syncIfDue(fd, bytes + at, synced);
+          yield* syncIfDue(bytes + at);
           yield;
         }
       }
@@ -48,26 +65,17 @@ export function* writePartSteps(dir: string, file: string, chunks: Iterable<Uint
       // snapshot's postings) end a step each.
       if (stepPerChunk && sinceStep > 0) {
         sinceStep = 0;
-        synced = syncIfDue(fd, bytes, synced);
+        yield* syncIfDue(bytes);
         yield;
       }
     }
-    fs.fsyncSync(fd);
+    yield* syncIfDue(bytes, true);
+    while (flush && !flush.done()) yield FLUSH_PENDING;
   } finally {
     fs.closeSync(fd);
   }
   yield;
   return { file, bytes, sha256: hash.digest("hex") };
-}
-
-/**
- * Flushed as it goes, so that no one fsync has a large part's worth of pages to write (a 377 MB snapshot
- * written in 1 MiB chunks, each a step, once left it all to the last fsync: 256 ms). Returns the bytes synced.
- */
-function syncIfDue(fd: number, written: number, synced: number): number {
-  if (written - synced < SYNC_EVERY_STEPS * STEP_BYTES) return synced;
-  fs.fsyncSync(fd);
-  return written;
 }
 
 // A stale part is cut short this much a step before it is removed.

@@ -10,7 +10,8 @@ import type { Bm25Index } from "../index/bm25";
 import { DamagedRowError, type RowFile } from "../index/row-pages";
 import { VectorIndex } from "../index/vector-index";
 import { DreamError } from "../protocol/errors";
-import { fingerprintJournal, PartBuffer, readPart, readPartHead, readPartUnhashed, removeInSteps, writePart, writePartSteps } from "./checkpoint-files";
+import { fingerprintJournal, FLUSH_PENDING, PartBuffer, readPart, readPartHead, readPartUnhashed, removeInSteps, writePart, writePartSteps } from "./checkpoint-files";
+import type { Flusher } from "./flusher";
 import { makeDirectory } from "./make-dir";
 import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, manifestParts, parseManifest, type PartRef, type SpaceEntry, type VectorSegment } from "./checkpoint-format";
 import { type DecodedVectorPart, decodeListsPart, ROWS_READ_IN_PLACE, decodeRecordPart, RECORDS_PER_LINE, decodeTextIndex, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeTextIndex, encodeVectorPart, textIndexInSteps, openVectorRows, SharedValues, VectorPartScratch } from "./checkpoint-parts";
@@ -43,6 +44,8 @@ export interface StoreImage {
   /** The change counts as they are now (read again each call: the state's array grows), for a step after the first. */
   changesNow(): Uint32Array;
   journal: { path: string; offset: number; entries: number };
+  /** Where the parts' fsyncs are made, when not on this thread (flusher.ts). */
+  flusher?: Flusher;
   createdMs: number;
   /** The records as they are now, readable as they were for as long as the checkpoint runs (RecordsFreeze). */
   freezeRecords(): RecordsFreeze;
@@ -92,6 +95,11 @@ export interface CheckpointTuning {
    * files (default SNAPSHOT_WORKER_MIN_BYTES; 0: always; Infinity: never).
    */
   snapshotWorkerMinBytes?: number;
+  /**
+   * A checkpoint in steps of a store with at least this many live records makes its parts' fsyncs on a worker
+   * thread (flusher.ts; default FLUSH_WORKER_MIN_RECORDS; 0: always; Infinity: never).
+   */
+  flushWorkerMinRecords?: number;
 }
 
 /** What the newest checkpoint on disk holds, so that the next one rewrites only the segments that changed. */
@@ -157,7 +165,9 @@ export interface CheckpointWritten {
 /** A checkpoint written in steps gave up, because the state its remaining steps read was changed meanwhile. */
 export class CheckpointAbandoned extends Error {}
 
-export type CheckpointSteps = Generator<void, { written: CheckpointWritten; basis: CheckpointBasis }>;
+/** A checkpoint's steps: FLUSH_PENDING for one that only waits on a flush made on another thread. */
+export type CheckpointSteps = Generator<CheckpointStep, { written: CheckpointWritten; basis: CheckpointBasis }>;
+export type CheckpointStep = void | typeof FLUSH_PENDING;
 
 // 4,096 docs: a segment's records are about 2 MB of JSON and its 512-d vectors 8 MB, each written in
 // slices well under the 50 ms a step may take; a million docs make 245 segments.
@@ -173,6 +183,8 @@ export const TEXT_IN_MEMORY_MAX = 200_000;
 // the worker costs ~30 ms; at a million memories the snapshot (~400 MB) took ~4-5 s to read, check and
 // decode, the heads ~2.5 s.
 export const SNAPSHOT_WORKER_MIN_BYTES = 32 * 1024 * 1024;
+// At 100k a full checkpoint writes ~350 MB; at 1M, ~3.5 GB, where single fsyncs of 4 MiB stalled for 37-131 ms.
+export const FLUSH_WORKER_MIN_RECORDS = 100_000;
 // Indexing a doc's text at open costs about what replaying its journal entry would; past this many docs
 // (or a 32nd of the snapshot's) a checkpoint writes a new BM25 snapshot.
 const BM25_SLACK_DOCS = 8192;
@@ -226,10 +238,10 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
   const docs = image.records.length;
   const segments = Math.ceil(docs / segmentDocs);
   const changes = image.changes.slice();
-  const jobs: Array<() => Generator<void, void>> = [];
+  const jobs: Array<() => Generator<CheckpointStep, void>> = [];
   const counts = { written: 0, reused: 0, bytes: 0 };
-  const write = function* (file: string, chunks: Iterable<Uint8Array>, stepPerChunk = false): Generator<void, PartRef> {
-    const part = yield* writePartSteps(dir, `${generation}.${file}`, chunks, { stepPerChunk });
+  const write = function* (file: string, chunks: Iterable<Uint8Array>, stepPerChunk = false): Generator<CheckpointStep, PartRef> {
+    const part = yield* writePartSteps(dir, `${generation}.${file}`, chunks, { stepPerChunk, flusher: image.flusher });
     counts.written++;
     counts.bytes += part.bytes;
     return part;
@@ -476,8 +488,8 @@ function freezeSpace(
   i: number,
   plan: SegmentPlan,
   previous: SpaceBasis | undefined,
-  jobs: Array<() => Generator<void, void>>,
-  write: (file: string, chunks: Iterable<Uint8Array>) => Generator<void, PartRef>,
+  jobs: Array<() => Generator<CheckpointStep, void>>,
+  write: (file: string, chunks: Iterable<Uint8Array>) => Generator<CheckpointStep, PartRef>,
   reuse: <T>(part: T) => T,
 ): FrozenSpace {
   const { index, dim } = space;
@@ -565,6 +577,11 @@ function liveFlags(records: ReadonlyArray<MemoryRecord | undefined>, docs: numbe
 
 function rowsInMemoryMax(tuning: Pick<CheckpointTuning, "rowsInMemoryMax">): number {
   return inMemoryLimit(tuning.rowsInMemoryMax ?? ROWS_IN_MEMORY_MAX, "rowsInMemoryMax", "vectors");
+}
+
+/** The live records from which a checkpoint in steps flushes on a worker thread (CheckpointTuning.flushWorkerMinRecords). */
+export function flushWorkerMinRecords(tuning: CheckpointTuning): number {
+  return inMemoryLimit(tuning.flushWorkerMinRecords ?? FLUSH_WORKER_MIN_RECORDS, "flushWorkerMinRecords", "records");
 }
 
 function inMemoryLimit(max: number, name: string, unit: string): number {

@@ -7,7 +7,9 @@ import { randomUUID } from "node:crypto";
 import { Bm25Index } from "../index/bm25";
 import { DreamError } from "../protocol/errors";
 import { AuditLog, type AuditConfig, type AuditPurge, type AuditPurgeDraft, type AuditTrim } from "./audit-log";
-import { CheckpointAbandoned, type CheckpointBasis, type CheckpointSteps, checkpointSteps, type CheckpointTuning, type CheckpointWritten, loadCheckpoint, removeStaleParts, type RestoredState, type StoreImage, writeCheckpoint } from "./checkpoint";
+import { CheckpointAbandoned, type CheckpointBasis, type CheckpointSteps, checkpointSteps, type CheckpointTuning, type CheckpointWritten, flushWorkerMinRecords, loadCheckpoint, removeStaleParts, type RestoredState, type StoreImage, writeCheckpoint } from "./checkpoint";
+import { FLUSH_PENDING } from "./checkpoint-files";
+import { type Flusher, WorkerFlusher } from "./flusher";
 import { encodeLine, Journal, JOURNAL_FORMAT, JOURNAL_VERSION, readEntriesFrom, syncDirectory, type JournalEntry, type ReplayReport } from "./journal";
 import { renameWithRetry } from "./fs-retry";
 import { DirectoryLock, LOCK_FILE } from "./lock";
@@ -169,6 +171,8 @@ export class MemoryStore {
   /** `committed`: its manifest is in place, and what is left is removing old parts and paging texts (checkpoint.ts). */
   private checkpointJob: { steps: CheckpointSteps; offset: number; damaged: number; committed?: boolean } | undefined;
   private checkpointInFlight: Promise<CheckpointOutcome> | undefined;
+  /** Made by the first checkpoint in steps of a large store (flushWorkerMinRecords); ended at close. */
+  private flusher: WorkerFlusher | undefined;
   /** A committed checkpoint's last steps (removing old parts) did not all run: see checkpoint(). */
   private staleParts = false;
   private readonly checkpointTuning: CheckpointTuning;
@@ -312,7 +316,7 @@ export class MemoryStore {
 
   /**
    * Runs a checkpoint in steps for about `budgetMs` (at least one step; none that the last step's length
-   * says would pass the budget): the first call freezes the state as it is (what the
+   * says would pass the budget; less while a flush on the flusher's thread is waited for): the first call freezes the state as it is (what the
    * journal holds now), later calls write its changed segments; writes and searches may run between calls.
    * Returns undefined while steps are left, else how it ended: abandoned when a compaction started or a
    * vector its steps were reading was replaced (the next one starts afresh).
@@ -325,7 +329,8 @@ export class MemoryStore {
     if (!this.checkpointJob) {
       const offset = this.journal.endOffset;
       if (this.checkpointCurrent(offset)) return { offset, entries: this.state.entries, unchanged: true };
-      this.checkpointJob = { steps: checkpointSteps(this.checkpointDir, this.image(), this.checkpointBasis, this.checkpointTuning), offset, damaged: this.damagedRows() };
+      if (this.state.size >= flushWorkerMinRecords(this.checkpointTuning)) this.flusher ??= new WorkerFlusher();
+      this.checkpointJob = { steps: checkpointSteps(this.checkpointDir, this.image(this.flusher), this.checkpointBasis, this.checkpointTuning), offset, damaged: this.damagedRows() };
     }
     const job = this.checkpointJob;
     const started = performance.now();
@@ -341,6 +346,8 @@ export class MemoryStore {
           this.checkpointDamaged = job.damaged;
           return next.value.written;
         }
+        // A step that waits on a flush made on the flusher's thread ends a slice (one with an end): other requests go first.
+        if (next.value === FLUSH_PENDING && budgetMs !== Infinity) break;
         // The slice ends before a step that would take it past the budget, judged by the step just run
         // (steps come in runs of one kind): running on to the budget and then one more step made slices
         // of the budget plus the longest step.
@@ -381,7 +388,7 @@ export class MemoryStore {
     return path.join(this.dataDir, "checkpoint");
   }
 
-  private image(): StoreImage {
+  private image(flusher?: Flusher): StoreImage {
     const { state } = this;
     const offset = this.journal.endOffset;
     const damaged = this.damagedRows();
@@ -395,6 +402,7 @@ export class MemoryStore {
       changes: state.changes(),
       changesNow: () => state.changes(),
       journal: { path: this.journal.filePath, offset, entries: state.entries },
+      flusher,
       createdMs: this.defaults.nowMs(),
       texts: {
         active: state.texts.active,
@@ -907,6 +915,7 @@ export class MemoryStore {
     try {
       if (this.journal && this.journalBytesSinceCheckpoint > this.checkpointOnCloseBytes) this.checkpoint();
     } finally {
+      this.flusher?.dispose();
       this.state.dispose();
       this.journal?.close();
       this.lock.release();

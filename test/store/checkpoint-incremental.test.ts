@@ -205,6 +205,33 @@ describe("incremental checkpoints", () => {
     expect(await closing).toEqual({ abandoned: "the store was closed" });
   });
 
+  it("in the background, makes its parts' fsyncs on a worker thread in a store of flushWorkerMinRecords records or more, and reopens the same", async () => {
+    const fsyncsOnThisThread = async (flushWorkerMinRecords: number) => {
+      const dataDir = tempDir("ckpt-flush-");
+      const store = openAt(dataDir, options({ checkpoint: { segmentDocs: SEGMENT, flushWorkerMinRecords } }));
+      writeHistory(store, 0, 200);
+      const expected = observe(store);
+      const fsync = jest.spyOn(fs, "fsyncSync");
+      let outcome: CheckpointWritten;
+      let fsyncs: number;
+      try {
+        outcome = written(await store.checkpointInBackground());
+        fsyncs = fsync.mock.calls.length;
+      } finally {
+        fsync.mockRestore();
+      }
+      store.close();
+      expectReopened(dataDir, expected, outcome.offset);
+      return { fsyncs, parts: outcome.parts_written };
+    };
+    const here = await fsyncsOnThisThread(Infinity);
+    // Each part flushed here, and the manifest and directory around the commit.
+    expect(here.fsyncs).toBeGreaterThan(here.parts);
+    const onWorker = await fsyncsOnThisThread(1);
+    expect(onWorker.parts).toBe(here.parts);
+    expect(onWorker.fsyncs).toBe(here.fsyncs - here.parts);
+  });
+
   it("gives up a checkpoint in steps when a vector it is reading is replaced, and leaves the previous one current", () => {
     const dataDir = tempDir("ckpt-steps-");
     const store = openAt(dataDir, options());

@@ -4,7 +4,8 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { writePartSteps } from "../../bridge/store/checkpoint-files";
+import { FLUSH_PENDING, writePartSteps } from "../../bridge/store/checkpoint-files";
+import type { Flusher } from "../../bridge/store/flusher";
 import { tempDir } from "./helpers";
 
 const MIB = 1024 * 1024;
@@ -48,5 +49,70 @@ describe("writePartSteps", () => {
     expect(steps).toBe(43);
     expect(unsynced).toEqual(flushes);
     expect(fs.readFileSync(file).equals(whole)).toBe(true);
+  });
+
+  it("with a flusher, starts each flush where it would fsync, waits for it before the next and before the close, and makes none itself", () => {
+    const dir = tempDir("write-part-");
+    const fsync = jest.spyOn(fs, "fsyncSync");
+    // Each flush is done once it has been asked three times; the file must still be open then.
+    const started: number[] = [];
+    const events: string[] = [];
+    let pending = 0;
+    const flusher: Flusher = {
+      start(fd) {
+        if (pending > 0) throw new Error("a flush started while another was under way");
+        pending++;
+        started.push(fs.fstatSync(fd).size);
+        let asked = 0;
+        return {
+          done: () => {
+            if (++asked < 3) return false;
+            if (asked === 3) {
+              fs.fstatSync(fd); // throws EBADF if the part closed its file before its flush was done
+              pending--;
+              events.push("done");
+            }
+            return true;
+          },
+        };
+      },
+    };
+    try {
+      const steps = writePartSteps(dir, "part.bin", chunks, { stepPerChunk: true, flusher });
+      let result = steps.next();
+      for (; !result.done; result = steps.next()) events.push(result.value === FLUSH_PENDING ? "pending" : "step");
+      expect(fsync).not.toHaveBeenCalled();
+      // Started every 4 MiB and at the end, as the fsyncs are made without a flusher.
+      expect(started).toEqual([...Array.from({ length: 10 }, (_, i) => 4 * MIB * (i + 1)), 42 * MIB]);
+      expect(pending).toBe(0);
+      // The writing goes on while a flush is under way: pending only where the next flush (or the close) waits.
+      expect(events.filter((event) => event === "pending")).toHaveLength(2 * 11);
+      expect(events.filter((event) => event === "step")).toHaveLength(43);
+      expect(events.slice(-4)).toEqual(["pending", "pending", "done", "step"]);
+      expect(fs.readFileSync(path.join(dir, "part.bin")).equals(whole)).toBe(true);
+      expect(result.value.sha256).toBe(createHash("sha256").update(whole).digest("hex"));
+    } finally {
+      fsync.mockRestore();
+    }
+  });
+
+  it("with a flusher, a failed flush fails the part, and the file is closed", () => {
+    const dir = tempDir("write-part-");
+    let flushedFd = -1;
+    const flusher: Flusher = {
+      start(fd) {
+        flushedFd = fd;
+        return {
+          done: () => {
+            throw Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO" });
+          },
+        };
+      },
+    };
+    const steps = writePartSteps(dir, "part.bin", chunks, { stepPerChunk: true, flusher });
+    expect(() => {
+      for (let result = steps.next(); !result.done; result = steps.next());
+    }).toThrow("EIO: i/o error, fsync");
+    expect(() => fs.fstatSync(flushedFd)).toThrow(/EBADF/);
   });
 });
