@@ -52,6 +52,8 @@ const MAINTENANCE_GAP_MS = 5;
 
 // A checkpoint written in the background runs its steps for about this long, then lets requests in.
 export const CHECKPOINT_SLICE_MS = 10;
+// A checkpoint in the background waiting for a flush on the flusher's thread looks again this often.
+const FLUSH_POLL_MS = 1;
 
 // About 0.1 s of replay with 512-d vectors: below this a checkpoint on close costs more than it saves.
 const CHECKPOINT_ON_CLOSE_BYTES = 4 * 1024 * 1024;
@@ -173,6 +175,8 @@ export class MemoryStore {
   private checkpointInFlight: Promise<CheckpointOutcome> | undefined;
   /** Made by the first checkpoint in steps of a large store (flushWorkerMinRecords); ended at close. */
   private flusher: WorkerFlusher | undefined;
+  /** The last slice of a checkpoint in steps ended waiting for a flush. */
+  private flushPending = false;
   /** A committed checkpoint's last steps (removing old parts) did not all run: see checkpoint(). */
   private staleParts = false;
   private readonly checkpointTuning: CheckpointTuning;
@@ -347,7 +351,8 @@ export class MemoryStore {
           return next.value.written;
         }
         // A step that waits on a flush made on the flusher's thread ends a slice (one with an end): other requests go first.
-        if (next.value === FLUSH_PENDING && budgetMs !== Infinity) break;
+        this.flushPending = next.value === FLUSH_PENDING;
+        if (this.flushPending && budgetMs !== Infinity) break;
         // The slice ends before a step that would take it past the budget, judged by the step just run
         // (steps come in runs of one kind): running on to the budget and then one more step made slices
         // of the budget plus the longest step.
@@ -373,6 +378,9 @@ export class MemoryStore {
         try {
           const outcome = this.checkpointInSteps(this.checkpointTuning.sliceMs ?? CHECKPOINT_SLICE_MS);
           if (outcome) resolve(outcome);
+          // Waiting on a flush: looked at again in a millisecond, not at every turn of the event loop (a
+          // thread spinning beside the flush).
+          else if (this.flushPending) setTimeout(slice, FLUSH_POLL_MS);
           else setImmediate(slice);
         } catch (error) {
           reject(error);
