@@ -183,8 +183,10 @@ export const TEXT_IN_MEMORY_MAX = 200_000;
 // the worker costs ~30 ms; at a million memories the snapshot (~400 MB) took ~4-5 s to read, check and
 // decode, the heads ~2.5 s.
 export const SNAPSHOT_WORKER_MIN_BYTES = 32 * 1024 * 1024;
-// At 100k a full checkpoint writes ~350 MB; at 1M, ~3.5 GB, where single fsyncs of 4 MiB stalled for 37-131 ms.
-export const FLUSH_WORKER_MIN_RECORDS = 100_000;
+// At 1M a full checkpoint writes ~3.5 GB, and single fsyncs of 4 MiB on the main thread stalled it for
+// 37-131 ms. At 100k (~350 MB) its longest step was 27 ms either way, but adds acknowledged during it waited
+// behind the worker's flushes: p95 0.85-0.9 ms with fsyncs on the main thread, 2.8-4.1 ms with the worker.
+export const FLUSH_WORKER_MIN_RECORDS = 500_000;
 // Indexing a doc's text at open costs about what replaying its journal entry would; past this many docs
 // (or a 32nd of the snapshot's) a checkpoint writes a new BM25 snapshot.
 const BM25_SLACK_DOCS = 8192;

@@ -96,6 +96,15 @@ describe("writePartSteps", () => {
     }
   });
 
+  it("with a flusher, flushes a part of exactly 4 MiB once", () => {
+    const dir = tempDir("write-part-");
+    const started: number[] = [];
+    const flusher: Flusher = { start: (fd) => (started.push(fs.fstatSync(fd).size), { done: () => true }) };
+    const steps = writePartSteps(dir, "part.bin", chunks.slice(0, 4), { stepPerChunk: true, flusher });
+    for (let result = steps.next(); !result.done; result = steps.next());
+    expect(started).toEqual([4 * MIB]);
+  });
+
   it("with a flusher, a failed flush fails the part, and the file is closed", () => {
     const dir = tempDir("write-part-");
     let flushedFd = -1;
