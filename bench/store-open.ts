@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { CHECKPOINT_SLICE_MS, MemoryStore } from "../bridge/store/memory-store";
+import { CHECKPOINT_SLICE_MS, FLUSH_POLL_MS, MemoryStore } from "../bridge/store/memory-store";
 import type { SearchRequest } from "../bridge/store/search";
 import { parseSearchRequest } from "../bridge/store/search-request";
 import type { CheckpointWritten } from "../bridge/store/checkpoint";
@@ -74,7 +74,10 @@ export function timeCheckpoint(store: MemoryStore, extra: (i: number) => unknown
  * Runs a checkpoint in slices, calling `between` after a slice once CHECKPOINT_SLICE_MS have passed since the
  * last call: about once a slice, as when every slice took its budget, and no more often while slices end early
  * waiting for a flush on the flusher's thread (an add after each of those made the adds crowd into the flushes).
+ * `steps` counts the slices, those that only looked at a flush under way included.
  */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
 function runInSteps(store: MemoryStore, between: () => void): { ms: number; longest: number; steps: number; written: CheckpointWritten } {
   const started = performance.now();
   let longest = 0;
@@ -90,6 +93,8 @@ function runInSteps(store: MemoryStore, between: () => void): { ms: number; long
       if (!("parts_written" in outcome)) throw new Error(`bench: the checkpoint was not written (${JSON.stringify(outcome)})`);
       return { ms: ms(started, now), longest: Math.round(longest * 10) / 10, steps, written: outcome };
     }
+    // Waiting on a flush: as the bridge does, a millisecond before the next slice (no thread spinning beside it).
+    if (store.checkpointFlushPending) Atomics.wait(PAUSE, 0, 0, FLUSH_POLL_MS);
     if (now - lastBetween < CHECKPOINT_SLICE_MS) continue;
     lastBetween = now;
     between();

@@ -53,7 +53,7 @@ const MAINTENANCE_GAP_MS = 5;
 // A checkpoint written in the background runs its steps for about this long, then lets requests in.
 export const CHECKPOINT_SLICE_MS = 10;
 // A checkpoint in the background waiting for a flush on the flusher's thread looks again this often.
-const FLUSH_POLL_MS = 1;
+export const FLUSH_POLL_MS = 1;
 
 // About 0.1 s of replay with 512-d vectors: below this a checkpoint on close costs more than it saves.
 const CHECKPOINT_ON_CLOSE_BYTES = 4 * 1024 * 1024;
@@ -175,7 +175,6 @@ export class MemoryStore {
   private checkpointInFlight: Promise<CheckpointOutcome> | undefined;
   /** Made by the first checkpoint in steps of a large store (flushWorkerMinRecords); ended at close. */
   private flusher: WorkerFlusher | undefined;
-  /** The last slice of a checkpoint in steps ended waiting for a flush. */
   private flushPending = false;
   /** A committed checkpoint's last steps (removing old parts) did not all run: see checkpoint(). */
   private staleParts = false;
@@ -367,6 +366,11 @@ export class MemoryStore {
     return undefined;
   }
 
+  /** Whether the last slice of the checkpoint in steps under way ended waiting for a flush on the flusher's thread. */
+  get checkpointFlushPending(): boolean {
+    return this.checkpointJob !== undefined && this.flushPending;
+  }
+
   /**
    * A checkpoint of the state as it is now, written in slices of about CHECKPOINT_SLICE_MS between requests
    * (the bridge's, at a quiet moment): resolves with how it ended; a call while one is under way gets that one.
@@ -380,7 +384,7 @@ export class MemoryStore {
           if (outcome) resolve(outcome);
           // Waiting on a flush: looked at again in a millisecond, not at every turn of the event loop (a
           // thread spinning beside the flush).
-          else if (this.flushPending) setTimeout(slice, FLUSH_POLL_MS);
+          else if (this.checkpointFlushPending) setTimeout(slice, FLUSH_POLL_MS);
           else setImmediate(slice);
         } catch (error) {
           reject(error);
