@@ -173,7 +173,7 @@ export class MemoryStore {
   /** `committed`: its manifest is in place, and what is left is removing old parts and paging texts (checkpoint.ts). */
   private checkpointJob: { steps: CheckpointSteps; offset: number; damaged: number; committed?: boolean } | undefined;
   private checkpointInFlight: Promise<CheckpointOutcome> | undefined;
-  /** Made by the first checkpoint in steps of a large store (flushWorkerMinRecords); ended at close. */
+  /** Made by the first checkpoint in steps of a large store (flushWorkerMinRecords), used by those of one; ended at close. */
   private flusher: WorkerFlusher | undefined;
   private flushPending = false;
   /** A committed checkpoint's last steps (removing old parts) did not all run: see checkpoint(). */
@@ -319,8 +319,9 @@ export class MemoryStore {
 
   /**
    * Runs a checkpoint in steps for about `budgetMs` (at least one step; none that the last step's length
-   * says would pass the budget; less while a flush on the flusher's thread is waited for): the first call freezes the state as it is (what the
-   * journal holds now), later calls write its changed segments; writes and searches may run between calls.
+   * says would pass the budget; less while a flush on the flusher's thread is waited for): the first call
+   * freezes the state as it is (what the journal holds now), later calls write its changed segments; writes
+   * and searches may run between calls.
    * Returns undefined while steps are left, else how it ended: abandoned when a compaction started or a
    * vector its steps were reading was replaced (the next one starts afresh).
    */
@@ -332,8 +333,8 @@ export class MemoryStore {
     if (!this.checkpointJob) {
       const offset = this.journal.endOffset;
       if (this.checkpointCurrent(offset)) return { offset, entries: this.state.entries, unchanged: true };
-      if (this.state.size >= flushWorkerMinRecords(this.checkpointTuning)) this.flusher ??= new WorkerFlusher();
-      this.checkpointJob = { steps: checkpointSteps(this.checkpointDir, this.image(this.flusher), this.checkpointBasis, this.checkpointTuning), offset, damaged: this.damagedRows() };
+      const flusher = this.state.size >= flushWorkerMinRecords(this.checkpointTuning) ? (this.flusher ??= new WorkerFlusher()) : undefined;
+      this.checkpointJob = { steps: checkpointSteps(this.checkpointDir, this.image(flusher), this.checkpointBasis, this.checkpointTuning), offset, damaged: this.damagedRows() };
     }
     const job = this.checkpointJob;
     const started = performance.now();
