@@ -3,6 +3,7 @@
 import { TF_BIG } from "./bm25-maxscore";
 import { withHeadroom } from "./capacity";
 import { TermDictionary } from "./term-dictionary";
+import { unzeroedInt32s } from "./run-steps";
 
 /** A packed, tombstone-free image of a Bm25Index. */
 export interface Bm25Image {
@@ -72,7 +73,8 @@ export interface PostingsStream {
  */
 export function* snapshotChunksInSteps(image: PostingsHeader, postings: (field: "docs" | "tfs") => PostingsStream): Generator<void, Iterable<Uint8Array>> {
   const { termCount } = image;
-  const lengths = new Int32Array(termCount);
+  // Every length is written below, a step at a time: not zeroed when made (11 MB at 1M, a step of its own).
+  const lengths = unzeroedInt32s(termCount);
   let termUnits = 0;
   for (let id = 0; id < termCount; ) {
     lengths[id] = image.terms.termLength(id);
