@@ -37,7 +37,6 @@ port.on("message", ({ id, fd }) => {
   if (failure) port.postMessage({ id, failure });
   Atomics.store(state, ${FAILED}, failure ? id : 0);
   Atomics.store(state, ${DONE}, id);
-  Atomics.notify(state, ${DONE});
 });
 `;
 
