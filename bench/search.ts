@@ -27,14 +27,14 @@ function time(fn: () => void, samples: number[]): void {
   samples.push(performance.now() - started);
 }
 
-function main(argv: string[]): void {
+async function main(argv: string[]): Promise<void> {
   if (runReopenedChild(argv)) return;
   const keep = argv.includes("--keep") ? argv[argv.indexOf("--keep") + 1] : undefined;
   if (keep !== undefined && (!keep || keep.startsWith("--") || fs.existsSync(keep))) throw new Error("--keep must name a directory that does not exist yet");
   const dataDir = keep ? (fs.mkdirSync(keep, { recursive: true }), path.resolve(keep)) : fs.mkdtempSync(path.join(os.tmpdir(), "bench-search-"));
   try {
     // In its own function so the first store is garbage before the re-open is timed.
-    const { result, written, request, queries } = measureSearch(argv, dataDir);
+    const { result, written, request, queries } = await measureSearch(argv, dataDir);
     if (written) {
       // Searches and memory as a user's bridge has them: opened from the checkpoint in a fresh process.
       const reopened = [timeReopened(dataDir, queries, WARMUP, true)];
@@ -51,7 +51,7 @@ function main(argv: string[]): void {
   }
 }
 
-function measureSearch(argv: string[], dataDir: string): { result: Record<string, unknown>; written?: CheckpointFigures; request: SearchRequest; queries: SyntheticQuery[] } {
+async function measureSearch(argv: string[], dataDir: string): Promise<{ result: Record<string, unknown>; written?: CheckpointFigures; request: SearchRequest; queries: SyntheticQuery[] }> {
   const records = argValue(argv, "records", 10_000);
   const queryCount = argValue(argv, "queries", 200);
   const flatMaxRecords = argValue(argv, "flat-max", FLAT_MAX_RECORDS);
@@ -120,7 +120,7 @@ function measureSearch(argv: string[], dataDir: string): { result: Record<string
       const query = queries[i % queries.length];
       return { id: `extra-${i}`, text: `${query.text} extra ${i}`, source_type: "user_message", timestamp_ms: 1_800_000_000_000 + i, embedding: embedding(query.vector) };
     };
-    return { result, written: argv.includes("--reopen") ? timeCheckpoint(store, extra) : undefined, request, queries };
+    return { result, written: argv.includes("--reopen") ? await timeCheckpoint(store, extra) : undefined, request, queries };
   } finally {
     store.close();
   }
@@ -175,4 +175,7 @@ function denseRecall(store: MemoryStore, queries: SyntheticQuery[], flatMaxRecor
   return found / wanted;
 }
 
-main(process.argv.slice(2));
+main(process.argv.slice(2)).catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

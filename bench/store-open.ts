@@ -7,6 +7,7 @@ import { CHECKPOINT_SLICE_MS, FLUSH_POLL_MS, MemoryStore } from "../bridge/store
 import type { SearchRequest } from "../bridge/store/search";
 import { parseSearchRequest } from "../bridge/store/search-request";
 import type { CheckpointWritten } from "../bridge/store/checkpoint";
+import { type SliceSummary, SliceWatch, describeSlices } from "./slice-watch";
 import { percentile } from "./stats";
 import type { SyntheticQuery } from "./synthetic-corpus";
 
@@ -15,6 +16,8 @@ export interface CheckpointFigures {
   write_ms: number;
   longest_step_ms: number;
   steps: number;
+  /** The full checkpoint's slices over 20 / 30 / 50 ms, and its longest with what they overlapped. */
+  slices: SliceSummary;
   checkpoint_mib: number;
   journal_mib: number;
   /** Adds acknowledged between the steps (one per step): what a write waits for meanwhile. */
@@ -40,22 +43,25 @@ const ms = (from: number, to: number) => Math.round((to - from) * 10) / 10;
  * Times a checkpoint written in slices with an add acknowledged between every two, then INCREMENTAL_ADDS
  * more adds and the next (incremental) checkpoint. `extra(i)` makes the i-th add.
  */
-export function timeCheckpoint(store: MemoryStore, extra: (i: number) => unknown): CheckpointFigures {
+export async function timeCheckpoint(store: MemoryStore, extra: (i: number) => unknown): Promise<CheckpointFigures> {
   let added = 0;
   const acks: number[] = [];
-  const first = runInSteps(store, () => {
+  const watch = new SliceWatch();
+  const first = await runInSteps(store, watch, () => {
     const started = performance.now();
     store.add(extra(added++));
     acks.push(performance.now() - started);
   });
+  const slices = await watch.finish();
   for (let i = 0; i < INCREMENTAL_ADDS; i++) store.add(extra(added++));
-  const next = runInSteps(store, () => undefined);
+  const next = await runInSteps(store, undefined, () => undefined);
   acks.sort((a, b) => a - b);
   const at = (q: number) => Math.round(acks[Math.min(acks.length - 1, Math.floor(q * acks.length))] * 100) / 100;
   return {
     write_ms: first.ms,
     longest_step_ms: first.longest,
     steps: first.steps,
+    slices,
     checkpoint_mib: mib(first.written.bytes),
     journal_mib: mib(store.journalEndOffset),
     ack_during: { p50_ms: at(0.5), p95_ms: at(0.95), max_ms: at(1) },
@@ -71,33 +77,35 @@ export function timeCheckpoint(store: MemoryStore, extra: (i: number) => unknown
 }
 
 /**
- * Runs a checkpoint in slices, calling `between` after a slice once CHECKPOINT_SLICE_MS have passed since the
- * last call: about once a slice, as when every slice took its budget, and no more often while slices end early
- * waiting for a flush on the flusher's thread (an add after each of those made the adds crowd into the flushes).
- * `steps` counts the slices, those that only looked at a flush under way included.
+ * Runs a checkpoint in slices as the bridge does (checkpointInBackground): the event loop turns between two
+ * (the thread pool's fsyncs are heard of there), a millisecond's wait after a slice that waited on one. Calls
+ * `between` after a slice once CHECKPOINT_SLICE_MS have passed since the last call: about once a slice, as
+ * when every slice took its budget, and no more often while slices end early waiting for a flush (an add
+ * after each of those made the adds crowd into the flushes). `steps` counts the slices, those that only
+ * looked at a flush under way included.
  */
-const PAUSE = new Int32Array(new SharedArrayBuffer(4));
-
-function runInSteps(store: MemoryStore, between: () => void): { ms: number; longest: number; steps: number; written: CheckpointWritten } {
+async function runInSteps(store: MemoryStore, watch: SliceWatch | undefined, between: () => void): Promise<{ ms: number; longest: number; steps: number; written: CheckpointWritten }> {
   const started = performance.now();
   let longest = 0;
   let steps = 0;
   let lastBetween = started;
   for (;;) {
-    const stepStarted = performance.now();
-    const outcome = store.checkpointInSteps(CHECKPOINT_SLICE_MS);
+    const slice = () => store.checkpointInSteps(CHECKPOINT_SLICE_MS);
+    const sliceStarted = performance.now();
+    const { value: outcome, ms: length } = watch ? watch.run(slice) : { value: slice(), ms: performance.now() - sliceStarted };
     const now = performance.now();
-    longest = Math.max(longest, now - stepStarted);
+    longest = Math.max(longest, length);
     steps++;
     if (outcome) {
       if (!("parts_written" in outcome)) throw new Error(`bench: the checkpoint was not written (${JSON.stringify(outcome)})`);
       return { ms: ms(started, now), longest: Math.round(longest * 10) / 10, steps, written: outcome };
     }
-    // Waiting on a flush: as the bridge does, a millisecond before the next slice (no thread spinning beside it).
-    if (store.checkpointFlushPending) Atomics.wait(PAUSE, 0, 0, FLUSH_POLL_MS);
-    if (now - lastBetween < CHECKPOINT_SLICE_MS) continue;
-    lastBetween = now;
-    between();
+    const pending = store.checkpointFlushPending;
+    if (now - lastBetween >= CHECKPOINT_SLICE_MS) {
+      lastBetween = now;
+      between();
+    }
+    await new Promise((resolve) => (pending ? setTimeout(resolve, FLUSH_POLL_MS) : setImmediate(resolve)));
   }
 }
 
@@ -137,6 +145,8 @@ function openOnce(dataDir: string, request: SearchRequest): OpenFigures {
 
 export function printOpenFigures(written: CheckpointFigures, opened: { checkpoint: OpenFigures; replay: OpenFigures }): void {
   console.log(`checkpoint in ${written.steps} steps: ${written.write_ms} ms, longest step ${written.longest_step_ms} ms · ${written.checkpoint_mib} MiB (journal ${written.journal_mib} MiB) · add ack meanwhile p95 ${written.ack_during.p95_ms} ms, max ${written.ack_during.max_ms} ms`);
+  console.log(`  slices over 20 / 30 / 50 ms: ${written.slices.over_ms["20"]} / ${written.slices.over_ms["30"]} / ${written.slices.over_ms["50"]} of ${written.slices.slices}; the longest:`);
+  for (const line of describeSlices(written.slices)) console.log(`    ${line}`);
   const inc = written.incremental;
   console.log(`incremental after ${inc.adds} adds: ${inc.write_ms} ms, longest step ${inc.longest_step_ms} ms · ${inc.written_mib} MiB in ${inc.parts_written} parts (${inc.parts_reused} kept)`);
   for (const [name, figures] of Object.entries(opened)) {

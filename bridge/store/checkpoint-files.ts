@@ -38,7 +38,7 @@ export function* writePartSteps(dir: string, file: string, chunks: Iterable<Uint
   let flush: FlushTicket | undefined;
   const fd = fs.openSync(path.join(dir, file), "wx");
   // Flushes what is written when due (or `last`: what is left, if anything), once the flush before it is
-  // done: here, or started on the flusher's thread.
+  // done: here, or started on the thread pool.
   const syncIfDue = function* (written: number, last = false): Generator<typeof FLUSH_PENDING, void> {
     if (last ? flush !== undefined && written === synced : written - synced < SYNC_EVERY_STEPS * STEP_BYTES) return;
     while (flush && !flush.done()) yield FLUSH_PENDING;

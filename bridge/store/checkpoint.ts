@@ -96,8 +96,8 @@ export interface CheckpointTuning {
    */
   snapshotWorkerMinBytes?: number;
   /**
-   * A checkpoint in steps of a store with at least this many live records makes its parts' fsyncs on a worker
-   * thread (flusher.ts; default FLUSH_WORKER_MIN_RECORDS; 0: always; Infinity: never).
+   * A checkpoint in steps of a store with at least this many live records makes its parts' fsyncs on libuv's
+   * thread pool (flusher.ts; default FLUSH_WORKER_MIN_RECORDS; 0: always; Infinity: never).
    */
   flushWorkerMinRecords?: number;
 }
@@ -185,7 +185,8 @@ export const TEXT_IN_MEMORY_MAX = 200_000;
 export const SNAPSHOT_WORKER_MIN_BYTES = 32 * 1024 * 1024;
 // At 1M a full checkpoint writes ~3.5 GB, and single fsyncs of 4 MiB on the main thread stalled it for
 // 37-131 ms. At 100k (~350 MB) its longest step was 27 ms either way, but adds acknowledged during it waited
-// behind the worker's flushes: p95 0.85-0.9 ms with fsyncs on the main thread, 2.8-4.1 ms with the worker.
+// behind the flushes made off the main thread: p95 0.85-0.9 ms with fsyncs on the main thread, 2.8-4.1 ms
+// without (measured with a worker thread making them; the thread pool's flushes wait the same way).
 export const FLUSH_WORKER_MIN_RECORDS = 500_000;
 // Indexing a doc's text at open costs about what replaying its journal entry would; past this many docs
 // (or a 32nd of the snapshot's) a checkpoint writes a new BM25 snapshot.
@@ -581,7 +582,7 @@ function rowsInMemoryMax(tuning: Pick<CheckpointTuning, "rowsInMemoryMax">): num
   return inMemoryLimit(tuning.rowsInMemoryMax ?? ROWS_IN_MEMORY_MAX, "rowsInMemoryMax", "vectors");
 }
 
-/** The live records from which a checkpoint in steps flushes on a worker thread (CheckpointTuning.flushWorkerMinRecords). */
+/** The live records from which a checkpoint in steps flushes on the thread pool (CheckpointTuning.flushWorkerMinRecords). */
 export function flushWorkerMinRecords(tuning: CheckpointTuning): number {
   return inMemoryLimit(tuning.flushWorkerMinRecords ?? FLUSH_WORKER_MIN_RECORDS, "flushWorkerMinRecords", "records");
 }

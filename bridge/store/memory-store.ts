@@ -9,7 +9,7 @@ import { DreamError } from "../protocol/errors";
 import { AuditLog, type AuditConfig, type AuditPurge, type AuditPurgeDraft, type AuditTrim } from "./audit-log";
 import { CheckpointAbandoned, type CheckpointBasis, type CheckpointSteps, checkpointSteps, type CheckpointTuning, type CheckpointWritten, flushWorkerMinRecords, loadCheckpoint, removeStaleParts, type RestoredState, type StoreImage, writeCheckpoint } from "./checkpoint";
 import { FLUSH_PENDING } from "./checkpoint-files";
-import { type Flusher, WorkerFlusher } from "./flusher";
+import { type Flusher, PoolFlusher } from "./flusher";
 import { encodeLine, Journal, JOURNAL_FORMAT, JOURNAL_VERSION, readEntriesFrom, syncDirectory, type JournalEntry, type ReplayReport } from "./journal";
 import { renameWithRetry } from "./fs-retry";
 import { DirectoryLock, LOCK_FILE } from "./lock";
@@ -52,7 +52,7 @@ const MAINTENANCE_GAP_MS = 5;
 
 // A checkpoint written in the background runs its steps for about this long, then lets requests in.
 export const CHECKPOINT_SLICE_MS = 10;
-// A checkpoint in the background waiting for a flush on the flusher's thread looks again this often.
+// A checkpoint in the background waiting for a flush on the thread pool looks again this often.
 export const FLUSH_POLL_MS = 1;
 
 // About 0.1 s of replay with 512-d vectors: below this a checkpoint on close costs more than it saves.
@@ -174,7 +174,7 @@ export class MemoryStore {
   private checkpointJob: { steps: CheckpointSteps; offset: number; damaged: number; committed?: boolean } | undefined;
   private checkpointInFlight: Promise<CheckpointOutcome> | undefined;
   /** Made by the first checkpoint in steps of a large store (flushWorkerMinRecords), used by those of one; ended at close. */
-  private flusher: WorkerFlusher | undefined;
+  private flusher: PoolFlusher | undefined;
   private flushPending = false;
   /** A committed checkpoint's last steps (removing old parts) did not all run: see checkpoint(). */
   private staleParts = false;
@@ -319,7 +319,7 @@ export class MemoryStore {
 
   /**
    * Runs a checkpoint in steps for about `budgetMs` (at least one step; none that the last step's length
-   * says would pass the budget; less while a flush on the flusher's thread is waited for): the first call
+   * says would pass the budget; less while a flush on the thread pool is waited for; made here when the budget is Infinity): the first call
    * freezes the state as it is (what the journal holds now), later calls write its changed segments; writes
    * and searches may run between calls.
    * Returns undefined while steps are left, else how it ended: abandoned when a compaction started or a
@@ -333,7 +333,7 @@ export class MemoryStore {
     if (!this.checkpointJob) {
       const offset = this.journal.endOffset;
       if (this.checkpointCurrent(offset)) return { offset, entries: this.state.entries, unchanged: true };
-      const flusher = this.state.size >= flushWorkerMinRecords(this.checkpointTuning) ? (this.flusher ??= new WorkerFlusher()) : undefined;
+      const flusher = this.state.size >= flushWorkerMinRecords(this.checkpointTuning) ? (this.flusher ??= new PoolFlusher()) : undefined;
       this.checkpointJob = { steps: checkpointSteps(this.checkpointDir, this.image(flusher), this.checkpointBasis, this.checkpointTuning), offset, damaged: this.damagedRows() };
     }
     const job = this.checkpointJob;
@@ -350,9 +350,13 @@ export class MemoryStore {
           this.checkpointDamaged = job.damaged;
           return next.value.written;
         }
-        // A step that waits on a flush made on the flusher's thread ends a slice (one with an end): other requests go first.
+        // A step that waits on a flush made on the thread pool ends a slice (one with an end): other requests
+        // go first, and the event loop turns to hear it is done. Without an end, the flush is made here.
         this.flushPending = next.value === FLUSH_PENDING;
-        if (this.flushPending && budgetMs !== Infinity) break;
+        if (this.flushPending) {
+          if (budgetMs !== Infinity) break;
+          this.flusher?.settle();
+        }
         // The slice ends before a step that would take it past the budget, judged by the step just run
         // (steps come in runs of one kind): running on to the budget and then one more step made slices
         // of the budget plus the longest step.
@@ -367,7 +371,7 @@ export class MemoryStore {
     return undefined;
   }
 
-  /** Whether the last slice of the checkpoint in steps under way ended waiting for a flush on the flusher's thread. */
+  /** Whether the last slice of the checkpoint in steps under way ended waiting for a flush on the thread pool (the event loop must turn to hear it is done). */
   get checkpointFlushPending(): boolean {
     return this.checkpointJob !== undefined && this.flushPending;
   }

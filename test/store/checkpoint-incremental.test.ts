@@ -205,7 +205,7 @@ describe("incremental checkpoints", () => {
     expect(await closing).toEqual({ abandoned: "the store was closed" });
   });
 
-  it("in the background, makes its parts' fsyncs on a worker thread in a store of flushWorkerMinRecords records or more, and reopens the same", async () => {
+  it("in the background, makes its parts' fsyncs on the thread pool in a store of flushWorkerMinRecords records or more, and reopens the same", async () => {
     const fsyncsOnThisThread = async (flushWorkerMinRecords: number) => {
       const dataDir = tempDir("ckpt-flush-");
       const store = openAt(dataDir, options({ checkpoint: { segmentDocs: SEGMENT, flushWorkerMinRecords } }));
@@ -230,6 +230,37 @@ describe("incremental checkpoints", () => {
     const onWorker = await fsyncsOnThisThread(1);
     expect(onWorker.parts).toBe(here.parts);
     expect(onWorker.fsyncs).toBe(here.fsyncs - here.parts);
+  });
+
+  it("run to its end in one go (no event loop turning), makes here the flushes it waits for on the thread pool, and reopens the same", () => {
+    const fsyncs = (flushWorkerMinRecords: number) => {
+      const dataDir = tempDir("ckpt-settle-");
+      const store = openAt(dataDir, options({ checkpoint: { segmentDocs: SEGMENT, flushWorkerMinRecords } }));
+      writeHistory(store, 0, 200);
+      const expected = observe(store);
+      const here = jest.spyOn(fs, "fsyncSync");
+      const pool = jest.spyOn(fs, "fsync");
+      let outcome: CheckpointWritten;
+      let counts: { here: number; pool: number };
+      try {
+        // Would never end if it waited for the pool's answers, which only come when the event loop turns.
+        outcome = written(store.checkpointInSteps(Infinity));
+        counts = { here: here.mock.calls.length, pool: pool.mock.calls.length };
+      } finally {
+        here.mockRestore();
+        pool.mockRestore();
+      }
+      store.close();
+      expectReopened(dataDir, expected, outcome.offset);
+      return { ...counts, parts: outcome.parts_written };
+    };
+    const alone = fsyncs(Infinity);
+    expect(alone.pool).toBe(0);
+    const settled = fsyncs(1);
+    expect(settled.parts).toBe(alone.parts);
+    // Each flush started on the pool (one a part, at least), then made here when waited for.
+    expect(settled.pool).toBeGreaterThanOrEqual(settled.parts);
+    expect(settled.here).toBe(alone.here);
   });
 
   it("gives up a checkpoint in steps when a vector it is reading is replaced, and leaves the previous one current", () => {

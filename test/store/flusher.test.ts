@@ -1,72 +1,135 @@
-// Checkpoint parts' fsyncs made on a worker thread (issue 18: single fsyncs of 4 MiB stalled the bridge for
-// 37-131 ms at 1M). Completion must be seen without the event loop (a close runs a checkpoint to its end in
-// one go), a failure must come back as the fsync's own error, and a disposed flusher fsyncs on this thread.
+// Checkpoint parts' fsyncs made on libuv's thread pool (issue 18: single fsyncs of 4 MiB stalled the bridge
+// for 37-131 ms at 1M). Done is heard of when the event loop turns; settle() makes the flushes under way here
+// for a caller that will not let it turn; a failure comes back as the fsync's own error; a disposed flusher
+// fsyncs on this thread.
 import fs from "node:fs";
 import path from "node:path";
-import { WorkerFlusher, type FlushTicket } from "../../bridge/store/flusher";
+import { PoolFlusher, type FlushTicket } from "../../bridge/store/flusher";
 import { tempDir } from "./helpers";
 
-/** Asks `ticket` until it is done, never letting the event loop run; fails after 60 s. */
-function spinUntilDone(ticket: FlushTicket): void {
-  const until = Date.now() + 60_000;
-  while (!ticket.done()) if (Date.now() > until) throw new Error("the flush was not done within 60 s");
+/** Lets the event loop turn until `ticket` is done; fails after 60 s. */
+async function untilDone(ticket: FlushTicket): Promise<void> {
+  const limit = Date.now() + 60_000;
+  while (!ticket.done()) {
+    if (Date.now() > limit) throw new Error("the flush was not done within 60 s");
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
 }
 
-describe("WorkerFlusher", () => {
-  let flusher: WorkerFlusher;
+/** Counts the thread pool's answers to fs.fsync (after the flusher's callback has run). */
+function countAnswers(): { answered: () => number; restore: () => void } {
+  const original = fs.fsync;
+  let answered = 0;
+  const spy = jest.spyOn(fs, "fsync").mockImplementation(((fd: number, callback: fs.NoParamCallback) =>
+    original(fd, (error) => {
+      callback(error);
+      answered++;
+    })) as typeof fs.fsync);
+  return { answered: () => answered, restore: () => spy.mockRestore() };
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const limit = Date.now() + 60_000;
+  while (!condition()) {
+    if (Date.now() > limit) throw new Error(`not within 60 s: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+function openPart(): { file: string; fd: number } {
+  const file = path.join(tempDir("flusher-"), "part.bin");
+  return { file, fd: fs.openSync(file, "wx") };
+}
+
+describe("PoolFlusher", () => {
+  let flusher: PoolFlusher;
+  beforeEach(() => (flusher = new PoolFlusher()));
   afterEach(() => flusher.dispose());
 
-  it("fsyncs on its worker, done as seen from a loop that never yields to the event loop", () => {
-    flusher = new WorkerFlusher();
-    const file = path.join(tempDir("flusher-"), "part.bin");
-    const fd = fs.openSync(file, "wx");
-    const fsync = jest.spyOn(fs, "fsyncSync");
+  it("fsyncs on the thread pool: not done until the event loop has turned, none on this thread", async () => {
+    const { file, fd } = openPart();
+    const fsyncSync = jest.spyOn(fs, "fsyncSync");
+    const fsync = jest.spyOn(fs, "fsync");
     try {
       for (let i = 0; i < 3; i++) {
         fs.writeSync(fd, Buffer.alloc(1 << 20, i));
-        spinUntilDone(flusher.start(fd));
+        const ticket = flusher.start(fd);
+        // Its callback cannot have run: this code has not let the event loop turn.
+        expect(ticket.done()).toBe(false);
+        expect(flusher.busy).toBe(true);
+        await untilDone(ticket);
+        expect(flusher.busy).toBe(false);
       }
-      expect(fsync).not.toHaveBeenCalled();
+      expect(fsync).toHaveBeenCalledTimes(3);
+      expect(fsync.mock.calls.map(([of]) => of)).toEqual([fd, fd, fd]);
+      expect(fsyncSync).not.toHaveBeenCalled();
     } finally {
+      fsyncSync.mockRestore();
       fsync.mockRestore();
       fs.closeSync(fd);
     }
     expect(fs.statSync(file).size).toBe(3 << 20);
   });
 
-  it("gives a failed fsync back as its error, code included, to the flush that failed only", () => {
-    flusher = new WorkerFlusher();
-    const badFd = 1_000_000;
-    const failed = flusher.start(badFd);
-    let error: NodeJS.ErrnoException | undefined;
-    try {
-      spinUntilDone(failed);
-    } catch (thrown) {
-      error = thrown as NodeJS.ErrnoException;
-    }
+  it("gives a failed fsync back as its error, code included, to the flush that failed only", async () => {
+    const failed = flusher.start(1_000_000);
+    const error = await untilDone(failed).then(
+      () => undefined,
+      (thrown: NodeJS.ErrnoException) => thrown,
+    );
     expect(error?.code).toBe("EBADF");
     expect(error?.syscall).toBe("fsync");
     expect(error?.message).toMatch(/^EBADF/);
-    const fd = fs.openSync(path.join(tempDir("flusher-"), "part.bin"), "wx");
+    const { fd } = openPart();
     try {
       const fine = flusher.start(fd);
-      spinUntilDone(fine);
+      await untilDone(fine);
       expect(fine.done()).toBe(true);
     } finally {
       fs.closeSync(fd);
     }
   });
 
-  it("once disposed, fsyncs on this thread", () => {
-    flusher = new WorkerFlusher();
+  it("settle() makes the flushes under way on this thread, at once; their late answers change nothing", async () => {
+    const { fd } = openPart();
+    const answers = countAnswers();
+    const bad = flusher.start(1_000_001);
+    const fsyncSync = jest.spyOn(fs, "fsyncSync");
+    try {
+      fs.writeSync(fd, Buffer.alloc(4096, 7));
+      const ticket = flusher.start(fd);
+      flusher.settle();
+      expect(fsyncSync.mock.calls.map(([of]) => of)).toEqual([1_000_001, fd]);
+      expect(ticket.done()).toBe(true);
+      expect(() => bad.done()).toThrow(expect.objectContaining({ code: "EBADF", syscall: "fsync" }));
+      expect(flusher.busy).toBe(false);
+      // The pool's answers come in later and are not heard: the tickets stay as settled.
+      await until(() => answers.answered() === 2, "the pool's two answers");
+      expect(ticket.done()).toBe(true);
+      expect(() => bad.done()).toThrow(expect.objectContaining({ code: "EBADF" }));
+    } finally {
+      answers.restore();
+      fsyncSync.mockRestore();
+      fs.closeSync(fd);
+    }
+  });
+
+  it("once disposed, drops the flushes under way and fsyncs on this thread", async () => {
+    const { fd } = openPart();
+    const answers = countAnswers();
+    const dropped = flusher.start(fd);
     flusher.dispose();
-    const fd = fs.openSync(path.join(tempDir("flusher-"), "part.bin"), "wx");
-    const fsync = jest.spyOn(fs, "fsyncSync");
+    expect(flusher.busy).toBe(false);
+    const fsyncSync = jest.spyOn(fs, "fsyncSync");
     try {
       expect(flusher.start(fd).done()).toBe(true);
-      expect(fsync).toHaveBeenCalledWith(fd);
+      expect(fsyncSync).toHaveBeenCalledWith(fd);
+      await until(() => answers.answered() === 1, "the pool's answer");
+      // Nobody waits for the dropped one (its checkpoint was abandoned, its file closed).
+      expect(dropped.done()).toBe(false);
     } finally {
-      fsync.mockRestore();
+      answers.restore();
+      fsyncSync.mockRestore();
       fs.closeSync(fd);
     }
   });
