@@ -16,6 +16,7 @@ import { parseSearchRequest } from "../bridge/store/search-request";
 import { argValue, machineInfo, percentile } from "./stats";
 import { type CheckpointFigures, printOpenFigures, printReopenedFigures, runReopenedChild, timeCheckpoint, timeOpen, timeReopened } from "./store-open";
 import { FLAT_MAX_RECORDS } from "../bridge/index/ann-defaults";
+import { describeSlices, type SliceSummary, SliceWatch } from "./slice-watch";
 import { SyntheticCorpus, syntheticBatches, type SyntheticQuery, type VectorShape } from "./synthetic-corpus";
 
 const IMPORT_BATCH = 2000;
@@ -72,8 +73,8 @@ async function measureSearch(argv: string[], dataDir: string): Promise<{ result:
     }
     const ingestSeconds = (performance.now() - ingestStarted) / 1000;
     process.stderr.write("\n");
-    const repack = repackLexical(store);
-    const ann = buildAnn(store);
+    const repack = await repackLexical(store);
+    const ann = await buildAnn(store);
     global.gc?.();
     const latencies = { lexical: [] as number[], dense: [] as number[], hybrid: [] as number[] };
     queries.forEach((q, i) => {
@@ -126,37 +127,47 @@ async function measureSearch(argv: string[], dataDir: string): Promise<{ result:
   }
 }
 
-/** Calls `slice` until it says no work is left: seconds in all, and the longest call in ms. */
-function inSlices(slice: () => boolean): { seconds: number; longest: number } {
+/**
+ * Calls `slice` until it says no work is left, the event loop turning between two as in the bridge (whose
+ * maintenance runs on timers): seconds in all, the longest call in ms, and the slices over 20 / 30 / 50 ms
+ * with what the longest overlapped.
+ */
+async function inSlices(slice: () => boolean): Promise<{ seconds: number; longest: number; slices: SliceSummary }> {
   const started = performance.now();
+  const watch = new SliceWatch();
   let longest = 0;
   for (let more = true; more; ) {
-    const at = performance.now();
-    more = slice();
-    longest = Math.max(longest, performance.now() - at);
+    const { value, ms } = watch.run(slice);
+    more = value;
+    longest = Math.max(longest, ms);
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  return { seconds: (performance.now() - started) / 1000, longest };
+  return { seconds: (performance.now() - started) / 1000, longest, slices: await watch.finish() };
 }
 
 /**
  * Re-packs the lexical index after the import the way the store does between requests, in 5 ms slices,
  * timing it and its longest slice; what the import left in the delta is what a search would otherwise read.
  */
-function repackLexical(store: MemoryStore) {
+async function repackLexical(store: MemoryStore) {
   const lexical = () => store.status().lexical as { postings: number; delta_postings: number; dead_docs: number };
   const left = lexical();
-  const { seconds, longest } = inSlices(() => store.maintainLexicalIndex(5));
-  if (left.delta_postings > 0) process.stderr.write(`lexical re-pack of ${left.delta_postings} delta postings in ${seconds.toFixed(1)} s (longest slice ${longest.toFixed(1)} ms)\n`);
-  return { delta_postings_after_import: left.delta_postings, postings: lexical().postings, repack_s: seconds, longest_slice_ms: longest };
+  const { seconds, longest, slices } = await inSlices(() => store.maintainLexicalIndex(5));
+  if (left.delta_postings > 0) process.stderr.write(`lexical re-pack of ${left.delta_postings} delta postings in ${seconds.toFixed(1)} s (longest slice ${longest.toFixed(1)} ms; ${overLine(slices)})\n`);
+  return { delta_postings_after_import: left.delta_postings, postings: lexical().postings, repack_s: seconds, longest_slice_ms: longest, slices };
 }
 
 /** Builds the approximate index the way the bridge does, in 15 ms slices, timing the build and its longest slice. */
-function buildAnn(store: MemoryStore) {
-  const { seconds, longest } = inSlices(() => store.maintainVectorIndexes(15));
+async function buildAnn(store: MemoryStore) {
+  const { seconds, longest, slices } = await inSlices(() => store.maintainVectorIndexes(15));
   const status = store.vectors.list()[0]?.index.annStatus();
   if (status?.mode !== "ivf") return undefined;
-  process.stderr.write(`approximate index built in ${seconds.toFixed(1)} s\n`);
-  return { build_s: seconds, longest_slice_ms: longest, lists: status.lists!, probe_share: status.probeShare!, recall_estimate: status.recallEstimate! };
+  process.stderr.write(`approximate index built in ${seconds.toFixed(1)} s (${overLine(slices)}); the longest slices:\n${describeSlices(slices).map((line) => `  ${line}\n`).join("")}`);
+  return { build_s: seconds, longest_slice_ms: longest, slices, lists: status.lists!, probe_share: status.probeShare!, recall_estimate: status.recallEstimate! };
+}
+
+function overLine(slices: SliceSummary): string {
+  return `slices over 20 / 30 / 50 ms: ${slices.over_ms["20"]} / ${slices.over_ms["30"]} / ${slices.over_ms["50"]} of ${slices.slices}`;
 }
 
 /** Dense recall@10 of the approximate index against an exact scan of the same vectors, over the timed queries. */
