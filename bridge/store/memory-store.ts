@@ -319,9 +319,11 @@ export class MemoryStore {
 
   /**
    * Runs a checkpoint in steps for about `budgetMs` (at least one step; none that the last step's length
-   * says would pass the budget; less while a flush on the thread pool is waited for; made here when the budget is Infinity): the first call
+   * says would pass the budget; less while a flush on the thread pool is waited for): the first call
    * freezes the state as it is (what the journal holds now), later calls write its changed segments; writes
-   * and searches may run between calls.
+   * and searches may run between calls. In a store of flushWorkerMinRecords or more, the event loop must
+   * turn between calls for a flush to be heard done (a loop that never yields would wait for ever); with
+   * `budgetMs` Infinity the flush waited for is made on this thread instead.
    * Returns undefined while steps are left, else how it ended: abandoned when a compaction started or a
    * vector its steps were reading was replaced (the next one starts afresh).
    */
