@@ -28,12 +28,22 @@ interface Flush {
 }
 
 /**
+ * A flush the pool has not answered in this long is made here: a pool kept busy by other work (four threads
+ * for every asynchronous file call of the process), or a caller that never lets the event loop turn, then
+ * costs a wait, not a checkpoint that never ends.
+ */
+const STALL_MS = 10_000;
+
+/**
  * Flushes files on libuv's thread pool, for a store's life: settle() makes those under way here (the event
- * loop not turning), dispose() drops them (their files closed) and makes later ones here.
+ * loop not turning), as does a flush unanswered for `stallMs`; dispose() drops them (their files closed) and
+ * makes later ones here.
  */
 export class PoolFlusher implements Flusher {
   private readonly pending = new Set<Flush>();
   private disposed = false;
+
+  constructor(private readonly stallMs = STALL_MS) {}
 
   start(fd: number): FlushTicket {
     if (this.disposed) {
@@ -48,8 +58,10 @@ export class PoolFlusher implements Flusher {
       flush.done = true;
       if (error) flush.error = error;
     });
+    const started = performance.now();
     return {
       done: () => {
+        if (!flush.done && performance.now() - started >= this.stallMs) this.settleOne(flush);
         if (!flush.done) return false;
         if (flush.error) throw flush.error;
         return true;
@@ -67,15 +79,17 @@ export class PoolFlusher implements Flusher {
    * pages): for a caller that will not let the event loop turn. A failure is given to that flush's ticket.
    */
   settle(): void {
-    for (const flush of [...this.pending]) {
-      this.pending.delete(flush);
-      try {
-        fs.fsyncSync(flush.fd);
-      } catch (error) {
-        flush.error = error as Error;
-      }
-      flush.done = true;
+    for (const flush of [...this.pending]) this.settleOne(flush);
+  }
+
+  private settleOne(flush: Flush): void {
+    if (!this.pending.delete(flush)) return;
+    try {
+      fs.fsyncSync(flush.fd);
+    } catch (error) {
+      flush.error = error as Error;
     }
+    flush.done = true;
   }
 
   /** Drops the flushes under way (their checkpoint abandoned, its files closed); later flushes are made on this thread. */

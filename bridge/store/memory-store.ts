@@ -322,8 +322,8 @@ export class MemoryStore {
    * says would pass the budget; less while a flush on the thread pool is waited for): the first call
    * freezes the state as it is (what the journal holds now), later calls write its changed segments; writes
    * and searches may run between calls. In a store of flushWorkerMinRecords or more, the event loop must
-   * turn between calls for a flush to be heard done (a loop that never yields would wait for ever); with
-   * `budgetMs` Infinity the flush waited for is made on this thread instead.
+   * turn between calls for a flush to be heard done (a loop that never yields waits 10 s a flush, the pool's
+   * stall limit, then makes it here); with `budgetMs` Infinity the flush waited for is made on this thread.
    * Returns undefined while steps are left, else how it ended: abandoned when a compaction started or a
    * vector its steps were reading was replaced (the next one starts afresh).
    */

@@ -114,6 +114,21 @@ describe("PoolFlusher", () => {
     }
   });
 
+  it("makes a flush here once the pool has not answered it for stallMs, without the event loop turning", () => {
+    flusher = new PoolFlusher(0);
+    const { fd } = openPart();
+    const fsyncSync = jest.spyOn(fs, "fsyncSync");
+    try {
+      const ticket = flusher.start(fd);
+      expect(ticket.done()).toBe(true);
+      expect(fsyncSync.mock.calls).toEqual([[fd]]);
+      expect(flusher.busy).toBe(false);
+    } finally {
+      fsyncSync.mockRestore();
+      fs.closeSync(fd);
+    }
+  });
+
   it("once disposed, drops the flushes under way and fsyncs on this thread", async () => {
     const { fd } = openPart();
     const answers = countAnswers();
