@@ -4,6 +4,8 @@
 // vectors are given). Above flat_max_records (default 200,000) the approximate index is built first
 // (timed) and dense recall@10 is measured against an exact scan of the same store. What the import left
 // in the lexical index's delta is re-packed first, in slices, as the store does between requests (timed).
+// Background work (re-pack, ANN build, checkpoint) runs in slices with the event loop turning between two,
+// as in the bridge; each says how many slices passed 20 / 30 / 50 ms and what its longest overlapped.
 // --reopen also times a checkpoint and re-opening the store (bench/store-open.ts), and the searches and RSS
 // of the store opened from that checkpoint in a fresh process (--rows-in-memory: once more with every row kept in memory).
 // --keep DIR builds the store in DIR (which must not exist) and leaves it there, to time opening it again.
