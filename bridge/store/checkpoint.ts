@@ -898,7 +898,7 @@ function adoptWithoutTexts(
     replies[from + i] = replyKindOf(record.source_type, actOfCode(acts[from + i]), () => JSON.parse(bytes.toString("utf8", start, end)) as string);
   };
   if (indexed?.heads) {
-    const made = texts.adoptMade({ file, from, count, ranges }, indexed.chars, bytes, (fill) => recordsFromHeads(indexed.heads!, shared, fill));
+    const made = texts.adoptMade({ file, from, count, ranges }, indexed.chars, bytes, (made, doc) => recordsFromHeads(indexed.heads!, shared, made, doc));
     made?.forEach((record, i) => record && replyOf(record, i));
     return made;
   }

@@ -193,12 +193,15 @@ export function decodeRecordHeads(bytes: Buffer, count: number, forgotten: (i: n
 }
 
 /**
- * Fills a part's records from its heads, in validateRecordInput's field order: `into(i)` gives the object to
- * fill for record i (a paged record), `shared` shares what decodeRecordPart shares (scopes, session ids,
- * source types are constants here, metadata frozen and shared unless it is large). Tags and
- * quarantines are made for each record.
+ * Makes a part's records from their heads, in validateRecordInput's field order, and hands each to `made(i,
+ * record)` (which gives it its prototype: a paged record, text-pages.ts); `doc.key` holds the record's doc
+ * number (`doc.from + i`). `shared` shares what decodeRecordPart shares (scopes, session ids, source types
+ * are constants here, metadata frozen and shared unless it is large). Tags and quarantines are made for each
+ * record. Each record is one object literal with every field in it: V8 pretenures what such a literal site
+ * makes once most of it survives (a million records at an open, otherwise each copied by two scavenges); a
+ * literal with `__proto__` in it, or a field added after it, is not.
  */
-export function recordsFromHeads(heads: RecordHeads, shared: SharedValues, into: (i: number) => Record<string, unknown> | undefined): void {
+export function recordsFromHeads(heads: RecordHeads, shared: SharedValues, made: (i: number, record: Record<string | symbol, unknown>) => void, doc: { key: symbol; from: number }): void {
   const { table } = heads;
   const parsed: unknown[] = new Array(table.length);
   const value = (at: number): unknown => {
@@ -229,18 +232,32 @@ export function recordsFromHeads(heads: RecordHeads, shared: SharedValues, into:
     if (typeof made !== "object" || made === null || (field !== "tags") === Array.isArray(made)) throw new CheckpointRejected(`a text index's record heads hold ${field} of another type (${at})`);
     return made as Record<string, unknown>;
   };
+  const key = doc.key;
   for (let i = 0; i < heads.count; i++) {
     if (heads.kinds[i] === FORGOTTEN) continue;
-    const record = into(i);
-    if (!record) continue;
-    record.id = heads.ids.slice(heads.idAt[i], heads.idAt[i + 1]);
-    record.source_type = SOURCE_TYPES[heads.kinds[i]] as SourceType;
-    record.timestamp_ms = heads.timestamps[i];
-    record.scope = sharedString(heads.scopes[i], "scope");
-    record.metadata = metadataOf(heads.metadata[i]);
-    if (heads.sessions[i] !== NONE) record.session_id = sharedString(heads.sessions[i], "session id");
-    if (heads.turns[i] !== NONE) record.turn = heads.turns[i];
+    const id = heads.ids.slice(heads.idAt[i], heads.idAt[i + 1]);
+    const source_type = SOURCE_TYPES[heads.kinds[i]] as SourceType;
+    const timestamp_ms = heads.timestamps[i];
+    const scope = sharedString(heads.scopes[i], "scope");
+    const metadata = metadataOf(heads.metadata[i]);
+    const at = doc.from + i;
+    const session = heads.sessions[i] !== NONE ? sharedString(heads.sessions[i], "session id") : undefined;
+    const turn = heads.turns[i] !== NONE ? heads.turns[i] : undefined;
+    if (heads.tags[i] === NONE && heads.quarantines[i] === NONE) {
+      // The shapes of captured turns and of imported memories: a literal each.
+      if (session !== undefined && turn !== undefined) made(i, { id, source_type, timestamp_ms, scope, metadata, session_id: session, turn, [key]: at });
+      else if (session !== undefined) made(i, { id, source_type, timestamp_ms, scope, metadata, session_id: session, [key]: at });
+      else if (turn !== undefined) made(i, { id, source_type, timestamp_ms, scope, metadata, turn, [key]: at });
+      else made(i, { id, source_type, timestamp_ms, scope, metadata, [key]: at });
+      continue;
+    }
+    // Tagged or quarantined: few, made field by field.
+    const record: Record<string | symbol, unknown> = { id, source_type, timestamp_ms, scope, metadata };
+    if (session !== undefined) record.session_id = session;
+    if (turn !== undefined) record.turn = turn;
     if (heads.tags[i] !== NONE) record.tags = objectAt(heads.tags[i], "tags");
     if (heads.quarantines[i] !== NONE) record.quarantine = objectAt(heads.quarantines[i], "quarantine");
+    record[key] = at;
+    made(i, record);
   }
 }

@@ -328,22 +328,30 @@ export class TextPages {
   }
 
   /**
-   * adopt() for records made here rather than copied from decoded ones: `make` calls `fill(i)` for each record
-   * i the part holds and sets the record's fields on the paged record it returns (record-heads.ts); its text
-   * is read from the part, and its content hash, where `part.ranges.hashAt` places it in `hashes`, kept as
-   * bytes. No copy of each record (a million at an open). Undefined, making nothing, when the file cannot
-   * be opened.
+   * adopt() for records made elsewhere rather than copied from decoded ones (record-heads.ts): `make` calls
+   * `made(i, record)` with each record i the part holds, its fields and its doc number under `doc.key` (the
+   * doc last, as paged() sets it) in it, and that record becomes a paged one (its prototype set): its text is
+   * read from the part, and its content hash, where `part.ranges.hashAt` places it in `hashes`, kept as bytes.
+   * No copy of each record (a million at an open). Undefined, making nothing, when the file cannot be opened.
    */
-  adoptMade(part: { file: string; from: number; count: number; ranges: TextRanges }, chars: Int32Array, hashes: Uint8Array, make: (fill: (i: number) => Record<string, unknown>) => void): Array<MemoryRecord | undefined> | undefined {
+  adoptMade(
+    part: { file: string; from: number; count: number; ranges: TextRanges },
+    chars: Int32Array,
+    hashes: Uint8Array,
+    make: (made: (i: number, record: Record<string | symbol, unknown>) => void, doc: { key: symbol; from: number }) => void,
+  ): Array<MemoryRecord | undefined> | undefined {
     const id = this.openFile(part.file, part.from + part.count);
     if (id === undefined) return undefined;
     if (part.ranges.hashAt) this.reserveDigests();
     const records: Array<Record<string | symbol, unknown> | undefined> = new Array(part.count).fill(undefined);
-    make((i) => (records[i] = this.place(id, part, i, chars[i], hashes) ? new this.PagedKeepingHash() : new this.Paged()));
-    // The doc last, as paged() sets it: one shape for the records of both.
-    records.forEach((record, i) => {
-      if (record) record[DOC] = part.from + i;
-    });
+    const [keeping, plain] = [this.PagedKeepingHash.prototype as object, this.Paged.prototype as object];
+    make(
+      (i, record) => {
+        if (record[DOC] !== part.from + i) throw new Error(`text pages: record ${i} of a part from doc ${part.from} was made with doc ${String(record[DOC])}`);
+        records[i] = Object.setPrototypeOf(record, this.place(id, part, i, chars[i], hashes) ? keeping : plain) as Record<string | symbol, unknown>;
+      },
+      { key: DOC, from: part.from },
+    );
     return records as unknown as Array<MemoryRecord | undefined>;
   }
 

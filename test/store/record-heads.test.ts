@@ -34,7 +34,11 @@ function roundTrip(records: Array<MemoryRecord | undefined>, shared = new Shared
   if (!bytes) throw new Error("no heads");
   const heads = decodeRecordHeads(bytes, records.length, (i) => records[i] === undefined);
   const made: Array<Record<string, unknown> | undefined> = new Array(records.length).fill(undefined);
-  recordsFromHeads(heads, shared, (i) => (made[i] = {}));
+  const doc = Symbol("doc");
+  recordsFromHeads(heads, shared, (i, record) => {
+    expect(record[doc]).toBe(100 + i);
+    made[i] = record;
+  }, { key: doc, from: 100 });
   return made;
 }
 
