@@ -89,8 +89,8 @@ async function runInSteps(store: MemoryStore, watch: SliceWatch | undefined, bet
   let longest = 0;
   let steps = 0;
   let lastBetween = started;
+  const slice = () => store.checkpointInSteps(CHECKPOINT_SLICE_MS);
   for (;;) {
-    const slice = () => store.checkpointInSteps(CHECKPOINT_SLICE_MS);
     const sliceStarted = performance.now();
     const { value: outcome, ms: length } = watch ? watch.run(slice) : { value: slice(), ms: performance.now() - sliceStarted };
     const now = performance.now();

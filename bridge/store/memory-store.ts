@@ -173,7 +173,10 @@ export class MemoryStore {
   /** `committed`: its manifest is in place, and what is left is removing old parts and paging texts (checkpoint.ts). */
   private checkpointJob: { steps: CheckpointSteps; offset: number; damaged: number; committed?: boolean } | undefined;
   private checkpointInFlight: Promise<CheckpointOutcome> | undefined;
-  /** Made by the first checkpoint in steps of a large store (flushWorkerMinRecords), used by those of one; ended at close. */
+  /**
+   * Made by a checkpoint in steps of a large store (flushWorkerMinRecords), kept while those end written;
+   * dropped with a checkpoint given up, so that no later settle() fsyncs the files it closed.
+   */
   private flusher: PoolFlusher | undefined;
   private flushPending = false;
   /** A committed checkpoint's last steps (removing old parts) did not all run: see checkpoint(). */
@@ -367,6 +370,7 @@ export class MemoryStore {
       }
     } catch (error) {
       this.checkpointJob = undefined;
+      this.dropFlushes();
       if (error instanceof CheckpointAbandoned) return { abandoned: error.message };
       throw error;
     }
@@ -447,6 +451,13 @@ export class MemoryStore {
     if (finishPaging && this.checkpointJob?.committed) runToEnd(this.checkpointJob.steps);
     this.checkpointJob?.steps.return(undefined as never);
     this.checkpointJob = undefined;
+    this.dropFlushes();
+  }
+
+  /** The flushes of a checkpoint given up are nobody's to wait for: their files are closed (and the numbers may be reused). */
+  private dropFlushes(): void {
+    this.flusher?.dispose();
+    this.flusher = undefined;
   }
 
   /** The journal tail the last open cut off, where it was kept and why it was cut; undefined when none was. */
@@ -934,7 +945,6 @@ export class MemoryStore {
     try {
       if (this.journal && this.journalBytesSinceCheckpoint > this.checkpointOnCloseBytes) this.checkpoint();
     } finally {
-      this.flusher?.dispose();
       this.state.dispose();
       this.journal?.close();
       this.lock.release();
