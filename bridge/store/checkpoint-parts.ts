@@ -117,6 +117,20 @@ export class SharedValues {
   }
 }
 
+/**
+ * Gives a record, in place, the shared value of each field many records hold alike: its scope, source type and
+ * session, and its metadata (frozen). An open does it to what it reads, the state to what it is given (a live
+ * write, an import, a replay): records as JSON makes them, each with its own metadata object (`{}` too) and
+ * its own string of every value over 10 characters, were a million objects a field at 1M for V8 to mark at
+ * every full collection (docs/design.md).
+ */
+export function shareRecordValues(record: MemoryRecord, shared: SharedValues): void {
+  record.scope = shared.share(record.scope);
+  if (typeof record.source_type === "string") record.source_type = shared.share(record.source_type) as MemoryRecord["source_type"];
+  if (record.session_id !== undefined) record.session_id = shared.share(record.session_id);
+  if (isPlainObject(record.metadata)) record.metadata = shared.metadata(record.metadata);
+}
+
 const SHARED_VALUES_HELD = 1 << 14;
 const SHARED_VALUE_MAX_CHARS = 1024;
 
@@ -132,12 +146,7 @@ export function decodeRecordPart(bytes: Buffer, docs: number, shared = new Share
   const records: Array<MemoryRecord | undefined> = [];
   const take = (item: unknown): void => {
     if (item !== null && !isRecordShape(item)) throw new CheckpointRejected(`the record part holds a malformed record at doc ${records.length}`);
-    if (item !== null) {
-      item.scope = shared.share(item.scope);
-      if (typeof item.source_type === "string") item.source_type = shared.share(item.source_type) as MemoryRecord["source_type"];
-      if (item.session_id !== undefined) item.session_id = shared.share(item.session_id);
-      if (isPlainObject(item.metadata)) item.metadata = shared.metadata(item.metadata);
-    }
+    if (item !== null) shareRecordValues(item, shared);
     records.push(item ?? undefined);
   };
   let text = 0;

@@ -52,8 +52,20 @@ export function writeDigestFromHex(hex: Uint8Array, from: number, into: Uint8Arr
 
 /** The content hash whose digest lies at `digests[at, at + 32)`. */
 export function hashOfDigest(digests: Uint8Array, at: number): string {
-  return HASH_PREFIX + Buffer.from(digests.buffer, digests.byteOffset + at, DIGEST_BYTES).toString("hex");
+  return hashOfHex(Buffer.from(digests.buffer, digests.byteOffset + at, DIGEST_BYTES).toString("hex"));
 }
+
+/**
+ * The content hash of a digest's 64 hex digits, as one flat string: `HASH_PREFIX + hex` is a string of two
+ * parts and the parts (three objects a record, kept for the record's life, that every full collection marks).
+ */
+export function hashOfHex(hex: string): string {
+  if (hex.length !== 2 * DIGEST_BYTES) throw new Error(`hashOfHex: ${hex.length} hex digits, not ${2 * DIGEST_BYTES}`);
+  HASH_SCRATCH.write(hex, HASH_PREFIX.length, "latin1");
+  return HASH_SCRATCH.toString("latin1");
+}
+
+const HASH_SCRATCH = Buffer.from(HASH_PREFIX.padEnd(HASH_CHARS, "0"), "latin1");
 
 /** Copies the 32 bytes at `from[i, i + 32)` to `into[j, j + 32)` (no view made: a restore copies a million). */
 export function copyDigest(from: Uint8Array, i: number, into: Uint8Array, j: number): void {

@@ -6,6 +6,7 @@ import { Bm25Index } from "../index/bm25";
 import { TurnAdjacency } from "../index/turn-adjacency";
 import { DreamError } from "../protocol/errors";
 import type { PreparedState, RestoredState } from "./checkpoint";
+import { shareRecordValues, SharedValues } from "./checkpoint-parts";
 import { toImportFormat } from "./export-records";
 import type { JournalEntry } from "./journal";
 import { decodeEntry } from "./journal-entries";
@@ -56,6 +57,8 @@ export class MemoryState implements SearchView {
   readonly records: Array<MemoryRecord | undefined> = [];
   /** Checkpoints under way that read the records as they were at their first step (freezeRecords). */
   private readonly freezes = new Set<RecordsFreeze>();
+  /** The values records hold alike, one each for all the records given to insert (shareRecordValues). */
+  private readonly shared = new SharedValues();
   private readonly docById: Map<string, number>;
   /** Speech act code per doc (see actCode); forgotten docs keep a stale code that nothing reads. */
   private acts = new Uint8Array(64);
@@ -412,6 +415,7 @@ export class MemoryState implements SearchView {
 
   private insert(record: MemoryRecord, embedding: EmbeddingInput | undefined): void {
     if (this.docById.has(record.id)) return;
+    shareRecordValues(record, this.shared);
     const doc = this.records.length;
     this.records.push(record);
     this.touch(doc);

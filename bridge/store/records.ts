@@ -2,6 +2,7 @@
 // untrusted input (CLI, import files, later the bridge wire) into a normalised record.
 import { createHash } from "node:crypto";
 import { DreamError } from "../protocol/errors";
+import { hashOfHex } from "./content-digests";
 import { MAX_TIME_MS } from "../protocol/time";
 
 export const SOURCE_TYPES = ["user_message", "assistant_message", "system_fact", "tool_result"] as const;
@@ -56,7 +57,7 @@ const SCOPE_PATTERN = /^(global|project:[^\u0000-\u001f]+)$/;
 
 /** The content hash binds derived data (vectors, slots) to exactly this text. */
 export function hashContent(text: string): string {
-  return "sha256:" + createHash("sha256").update(text, "utf8").digest("hex");
+  return hashOfHex(createHash("sha256").update(text, "utf8").digest("hex"));
 }
 
 export function validateScope(value: unknown, field = "scope"): string {

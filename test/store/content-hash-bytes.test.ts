@@ -3,8 +3,10 @@
 // strings of 71 characters were ~88 MB of heap at an open). Every reader must still see the hash as a string,
 // the vectors' bindings must be checked and written again from those bytes, and the JSON a record makes
 // must not change.
+import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { decodeRecordPart, encodeRecordPart } from "../../bridge/store/checkpoint-parts";
+import { hashOfDigest, hashOfHex, writeDigest } from "../../bridge/store/content-digests";
 import type { MemoryStore, StoreOptions } from "../../bridge/store/memory-store";
 import { hashContent, type MemoryRecord } from "../../bridge/store/records";
 import { findTexts } from "../../bridge/store/text-pages";
@@ -126,6 +128,27 @@ describe("a store opened with its content hashes as bytes", () => {
       reopened.close();
       again.close();
     }
+  });
+});
+
+describe("a content hash's string", () => {
+  it("is sha256: and the text's digest in lowercase hex, from the text or from the digest's bytes", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }), fc.nat(64), (text, at) => {
+        const hex = createHash("sha256").update(text, "utf8").digest("hex");
+        expect(hashContent(text)).toBe(`sha256:${hex}`);
+        const digests = new Uint8Array(at + 32 + 7);
+        expect(writeDigest(hashContent(text), digests, at)).toBe(true);
+        expect(hashOfDigest(digests, at)).toBe(`sha256:${hex}`);
+      }),
+    );
+    // Each is a string of its own (one scratch buffer makes them all).
+    const [a, b] = [hashContent("a"), hashContent("b")];
+    expect([a, b]).toEqual([`sha256:${createHash("sha256").update("a").digest("hex")}`, `sha256:${createHash("sha256").update("b").digest("hex")}`]);
+  });
+
+  it("is refused from other than 64 hex digits", () => {
+    expect(() => hashOfHex("abc")).toThrow("hashOfHex: 3 hex digits, not 64");
   });
 });
 

@@ -40,6 +40,41 @@ describe("values shared among the records an open reads", () => {
     expect(Object.isFrozen(h.metadata)).toBe(false);
   });
 
+  it("is what a live write and a journal replay store too: the records of a store that imported 1M were three million objects more than an open's", () => {
+    const dataDir = tempDir();
+    const store = openAt(dataDir, { checkpointOnCloseBytes: Infinity });
+    const capture = () => ({ captured_by: "dsh-plugin", cwd: "/home/user/project", tools: ["read_file", "write_file"] });
+    const given = [capture(), capture(), { ...capture(), cwd: "/elsewhere" }];
+    const inputs = given.map((metadata, i) => ({ id: `t${i}`, text: `turn ${i}`, source_type: "assistant_message", session_id: "a-session-id-longer-than-ten", turn: i, metadata }));
+    expect(store.add(inputs[0]).record.metadata).toEqual(capture());
+    expect(store.importRecords(inputs.slice(1)).added).toBe(2);
+    store.add({ id: "bare-1", text: "no metadata", source_type: "user_message" });
+    store.importRecords([{ id: "bare-2", text: "none either", source_type: "user_message" }]);
+    const check = (opened: typeof store) => {
+      const [a, b, c] = ["t0", "t1", "t2"].map((id) => opened.get(id)!);
+      expect(a.metadata).toBe(b.metadata);
+      expect(c.metadata).not.toBe(a.metadata);
+      expect(c.metadata.tools).toBe(a.metadata.tools);
+      expect(opened.get("bare-1")!.metadata).toBe(opened.get("bare-2")!.metadata);
+      expect(Object.isFrozen(a.metadata) && Object.isFrozen(a.metadata.tools) && Object.isFrozen(opened.get("bare-1")!.metadata)).toBe(true);
+      expect([a, b, c].map((record) => record.metadata)).toEqual([capture(), capture(), { ...capture(), cwd: "/elsewhere" }]);
+      expect(opened.get("bare-2")!.metadata).toEqual({});
+    };
+    check(store);
+    // What the caller handed over is its own still: copied, neither frozen nor changed.
+    expect(given.some((metadata) => Object.isFrozen(metadata) || Object.isFrozen(metadata.tools))).toBe(false);
+    given[0].tools.push("exec");
+    expect(store.get("t0")!.metadata.tools).toEqual(["read_file", "write_file"]);
+    store.close();
+    const replayed = openAt(dataDir, { checkpointOnCloseBytes: Infinity });
+    expect(replayed.opened.replayed).toBeGreaterThan(0);
+    check(replayed);
+    // An edit gives only its new record the edit's facts, as in a store opened from a checkpoint.
+    expect(replayed.edit("t0", "turn 0, edited").record.metadata).toMatchObject({ cwd: "/home/user/project", edited_from: "t0" });
+    expect(replayed.get("t1")!.metadata).toEqual(capture());
+    replayed.close();
+  });
+
   it("forgets what it holds every 16,384 values, and finds what recurs again", () => {
     const shared = new SharedValues();
     const first = shared.metadata(JSON.parse('{"model":"deepseek-chat"}'));
