@@ -109,8 +109,12 @@ export class SharedValues {
     if (key.length > SHARED_VALUE_MAX_CHARS) return value;
     const held = this.objects.get(key);
     if (held !== undefined) return held;
-    const inner = value as Record<string, unknown>;
-    for (const name of Object.keys(inner)) inner[name] = this.shareValue(inner[name]);
+    // A frozen value was shared already, by an open or a state before this one (a compaction gives one state's
+    // records to the next): held as it is, its values as they are.
+    if (!Object.isFrozen(value)) {
+      const inner = value as Record<string, unknown>;
+      for (const name of Object.keys(inner)) inner[name] = this.shareValue(inner[name]);
+    }
     if (this.objects.size >= SHARED_VALUES_HELD) this.objects.clear();
     this.objects.set(key, Object.freeze(value));
     return value;

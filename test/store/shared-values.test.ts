@@ -72,7 +72,18 @@ describe("values shared among the records an open reads", () => {
     // An edit gives only its new record the edit's facts, as in a store opened from a checkpoint.
     expect(replayed.edit("t0", "turn 0, edited").record.metadata).toMatchObject({ cwd: "/home/user/project", edited_from: "t0" });
     expect(replayed.get("t1")!.metadata).toEqual(capture());
+    // A compaction gives the records of a store opened from its checkpoint, their metadata shared and frozen
+    // already, to a state of its own: taken as they are.
+    replayed.checkpoint();
     replayed.close();
+    const reopened = openAt(dataDir, { checkpointOnCloseBytes: Infinity });
+    expect(reopened.opened.replayed).toBe(0);
+    reopened.compact();
+    const [b, c] = ["t1", "t2"].map((id) => reopened.get(id)!);
+    expect(c.metadata.tools).toBe(b.metadata.tools);
+    expect(Object.isFrozen(b.metadata)).toBe(true);
+    expect([b.metadata, c.metadata]).toEqual([capture(), { ...capture(), cwd: "/elsewhere" }]);
+    reopened.close();
   });
 
   it("forgets what it holds every 16,384 values, and finds what recurs again", () => {
