@@ -4,29 +4,42 @@
 import { grownCapacity } from "./capacity";
 
 const NOT_PLACED = -1;
+const NO_DOC = -1;
 
 export class TurnAdjacency {
-  private readonly sessions = new Map<string, Map<number, number[]>>();
+  /**
+   * By session id, each turn's first doc; the turn's other docs follow it in `nextOf`, in the order they were
+   * added. An array a turn (a JSArray and its elements, kept for the store's life) was two objects for every
+   * two captured memories, for V8 to mark at each full collection.
+   */
+  private readonly sessions = new Map<string, Map<number, number>>();
   // Where each doc sits, by doc number: its session's number (NOT_PLACED if none) and its turn. Typed arrays
   // and numbered sessions, where a Map of { sessionId, turn } objects cost ~75 bytes a captured memory.
   private sessionOf = new Int32Array(0);
   private turnOf = new Float64Array(0);
+  /** The next doc of the same turn, or NO_DOC. */
+  private nextOf = new Int32Array(0);
   private readonly sessionIds: Array<string | undefined> = [];
   private readonly sessionNumbers = new Map<string, number>();
 
   add(doc: number, sessionId: string, turn: number): void {
     if (this.placed(doc)) throw new Error(`TurnAdjacency.add: doc ${doc} is already placed`);
+    this.reserve(doc + 1);
     let turns = this.sessions.get(sessionId);
     if (!turns) this.sessions.set(sessionId, (turns = new Map()));
-    // A new array of exactly the docs: an array pushed to keeps room for 17 (~150 bytes for a turn's two).
-    const docs = turns.get(turn);
-    turns.set(turn, docs ? [...docs, doc] : [doc]);
+    this.nextOf[doc] = NO_DOC;
+    const first = turns.get(turn);
+    if (first === undefined) turns.set(turn, doc);
+    else {
+      let last = first;
+      while (this.nextOf[last] !== NO_DOC) last = this.nextOf[last];
+      this.nextOf[last] = doc;
+    }
     let number = this.sessionNumbers.get(sessionId);
     if (number === undefined) {
       number = this.sessionIds.push(sessionId) - 1;
       this.sessionNumbers.set(sessionId, number);
     }
-    this.reserve(doc + 1);
     this.sessionOf[doc] = number;
     this.turnOf[doc] = turn;
   }
@@ -37,9 +50,16 @@ export class TurnAdjacency {
     if (!position) return;
     this.sessionOf[doc] = NOT_PLACED;
     const turns = this.sessions.get(position.sessionId)!;
-    const rest = turns.get(position.turn)!.filter((other) => other !== doc);
-    if (rest.length > 0) turns.set(position.turn, rest);
-    else turns.delete(position.turn);
+    const first = turns.get(position.turn)!;
+    if (first === doc) {
+      if (this.nextOf[doc] === NO_DOC) turns.delete(position.turn);
+      else turns.set(position.turn, this.nextOf[doc]);
+    } else {
+      let before = first;
+      while (this.nextOf[before] !== doc) before = this.nextOf[before];
+      this.nextOf[before] = this.nextOf[doc];
+    }
+    this.nextOf[doc] = NO_DOC;
     if (turns.size === 0) {
       this.sessions.delete(position.sessionId);
       // Its number is not given again; its id is let go.
@@ -64,14 +84,22 @@ export class TurnAdjacency {
     sessionOf.set(this.sessionOf);
     const turnOf = new Float64Array(length);
     turnOf.set(this.turnOf);
-    [this.sessionOf, this.turnOf] = [sessionOf, turnOf];
+    const nextOf = new Int32Array(length).fill(NO_DOC);
+    nextOf.set(this.nextOf);
+    [this.sessionOf, this.turnOf, this.nextOf] = [sessionOf, turnOf, nextOf];
+  }
+
+  /** Appends to `out` the docs of `turn` in `turns` other than `doc`, in the order they were added. */
+  private docsOf(turns: Map<number, number>, turn: number, doc: number, out: number[]): number[] {
+    for (let other = turns.get(turn) ?? NO_DOC; other !== NO_DOC; other = this.nextOf[other]) if (other !== doc) out.push(other);
+    return out;
   }
 
   /** The other docs of `doc`'s own turn (a turn's user and assistant halves); empty for an unplaced doc. */
   sameTurn(doc: number): number[] {
     const position = this.position(doc);
     if (!position) return [];
-    return this.sessions.get(position.sessionId)!.get(position.turn)!.filter((other) => other !== doc);
+    return this.docsOf(this.sessions.get(position.sessionId)!, position.turn, doc, []);
   }
 
   /** Docs at the previous, same and next turn of `doc`'s session, in that order; empty for an unplaced doc. */
@@ -80,9 +108,7 @@ export class TurnAdjacency {
     if (!position) return [];
     const turns = this.sessions.get(position.sessionId)!;
     const out: number[] = [];
-    for (const turn of [position.turn - 1, position.turn, position.turn + 1]) {
-      for (const other of turns.get(turn) ?? []) if (other !== doc) out.push(other);
-    }
+    for (const turn of [position.turn - 1, position.turn, position.turn + 1]) this.docsOf(turns, turn, doc, out);
     return out;
   }
 }
