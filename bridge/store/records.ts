@@ -89,17 +89,24 @@ export function validateRecordInput(input: unknown, defaults: RecordDefaults): {
   // for ever), other tools mangle them. They become U+FFFD, as a UTF-8 decoder would make them.
   const text = wellFormed(requireString(input.text, "text", LIMITS.textChars));
   if (text.trim() === "") throw new DreamError("INVALID_FIELD", "text must not be empty", { field: "text" });
-  const record: MemoryRecord = {
-    id: input.id === undefined ? defaults.newId() : requireId(input.id),
-    text,
-    source_type: input.source_type === undefined ? missing("source_type") : validateSourceType(input.source_type),
-    timestamp_ms: input.timestamp_ms === undefined ? defaults.nowMs() : requireTimestamp(input.timestamp_ms),
-    scope: input.scope === undefined ? "global" : validateScope(input.scope),
-    metadata: input.metadata === undefined ? {} : requireMetadata(input.metadata),
-    content_hash: hashContent(text),
-  };
-  if (input.session_id !== undefined) record.session_id = wellFormed(requireString(input.session_id, "session_id", LIMITS.idChars));
-  if (input.turn !== undefined) record.turn = requireNonNegativeInt(input.turn, "turn");
+  const id = input.id === undefined ? defaults.newId() : requireId(input.id);
+  const source_type = input.source_type === undefined ? missing("source_type") : validateSourceType(input.source_type);
+  const timestamp_ms = input.timestamp_ms === undefined ? defaults.nowMs() : requireTimestamp(input.timestamp_ms);
+  const scope = input.scope === undefined ? "global" : validateScope(input.scope);
+  const metadata = input.metadata === undefined ? {} : requireMetadata(input.metadata);
+  const content_hash = hashContent(text);
+  const session_id = input.session_id === undefined ? undefined : wellFormed(requireString(input.session_id, "session_id", LIMITS.idChars));
+  const turn = input.turn === undefined ? undefined : requireNonNegativeInt(input.turn, "turn");
+  // Made whole in one literal where it has a session or a turn, in the fields' order: added afterwards, they
+  // went to a property array of their own (one object more a captured memory, for the process's life).
+  const record: MemoryRecord =
+    session_id !== undefined && turn !== undefined
+      ? { id, text, source_type, timestamp_ms, scope, metadata, content_hash, session_id, turn }
+      : session_id !== undefined
+        ? { id, text, source_type, timestamp_ms, scope, metadata, content_hash, session_id }
+        : turn !== undefined
+          ? { id, text, source_type, timestamp_ms, scope, metadata, content_hash, turn }
+          : { id, text, source_type, timestamp_ms, scope, metadata, content_hash };
   if (input.tags !== undefined) record.tags = requireTags(input.tags);
   if (input.quarantined !== undefined) {
     const reason = requireString(input.quarantined, "quarantined", LIMITS.tagChars);

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { CheckpointRejected } from "../../bridge/store/checkpoint-format";
 import { SharedValues } from "../../bridge/store/checkpoint-parts";
 import { decodeRecordHeads, encodeRecordHeads, recordHeadsInSteps, recordsFromHeads } from "../../bridge/store/record-heads";
-import { type MemoryRecord, SOURCE_TYPES } from "../../bridge/store/records";
+import { type MemoryRecord, SOURCE_TYPES, validateRecordInput } from "../../bridge/store/records";
 
 const json = fc.jsonValue({ maxDepth: 2 });
 const recordArbitrary = fc
@@ -57,6 +57,20 @@ describe("record heads", () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it("are made for every record a write makes, with or without its optional fields, in the fields' order", () => {
+    const defaults = { newId: () => "new-id", nowMs: () => 1_700_000_000_000 };
+    const optional = { session_id: "a-session-id-longer-than-ten", turn: 3, tags: ["highlight"], quarantined: "looks like an injection" };
+    const names = Object.keys(optional) as Array<keyof typeof optional>;
+    // Every subset of the optional fields, given in any order: the record's own order is the heads' order.
+    const records = Array.from({ length: 1 << names.length }, (_, mask) => {
+      const given = Object.fromEntries(names.filter((_, bit) => mask & (1 << bit)).reverse().map((name) => [name, optional[name]]));
+      return validateRecordInput({ ...given, text: `text ${mask}`, source_type: "assistant_message", metadata: { mask } }, defaults).record;
+    });
+    expect(Object.keys(records[(1 << names.length) - 1])).toEqual(["id", "text", "source_type", "timestamp_ms", "scope", "metadata", "content_hash", "session_id", "turn", "tags", "quarantine"]);
+    const made = roundTrip(records);
+    expect(made.map((record) => JSON.stringify(record))).toEqual(records.map((record) => JSON.stringify(withoutTextAndHash(record))));
   });
 
   it("are the same bytes made in steps, a step for each `perStep` records, and none made when one record cannot have a head", () => {
