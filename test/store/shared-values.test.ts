@@ -40,7 +40,7 @@ describe("values shared among the records an open reads", () => {
     expect(Object.isFrozen(h.metadata)).toBe(false);
   });
 
-  it("is what a live write and a journal replay store too: the records of a store that imported 1M were three million objects more than an open's", () => {
+  it("shares and freezes the metadata of what a write, an import, a replay and a compaction store, the caller's objects left its own", () => {
     const dataDir = tempDir();
     const store = openAt(dataDir, { checkpointOnCloseBytes: Infinity });
     const capture = () => ({ captured_by: "dsh-plugin", cwd: "/home/user/project", tools: ["read_file", "write_file"] });
