@@ -5,6 +5,7 @@ import { grownCapacity } from "./capacity";
 
 const NOT_PLACED = -1;
 const NO_DOC = -1;
+const NO_DOCS: readonly number[] = Object.freeze([]);
 
 export class TurnAdjacency {
   /**
@@ -95,11 +96,13 @@ export class TurnAdjacency {
     return out;
   }
 
-  /** The other docs of `doc`'s own turn (a turn's user and assistant halves); empty for an unplaced doc. */
-  sameTurn(doc: number): number[] {
-    const position = this.position(doc);
-    if (!position) return [];
-    return this.docsOf(this.sessions.get(position.sessionId)!, position.turn, doc, []);
+  /**
+   * The other docs of `doc`'s own turn (a turn's user and assistant halves); for an unplaced doc, one shared
+   * empty array (every imported memory without a session asks, several times each at an open of 1M).
+   */
+  sameTurn(doc: number): readonly number[] {
+    if (!Number.isInteger(doc) || doc < 0 || !this.placed(doc)) return NO_DOCS;
+    return this.docsOf(this.sessions.get(this.sessionIds[this.sessionOf[doc]]!)!, this.turnOf[doc], doc, []);
   }
 
   /** Docs at the previous, same and next turn of `doc`'s session, in that order; empty for an unplaced doc. */

@@ -28,6 +28,7 @@ import { renameWithRetry } from "./fs-retry";
 import { type CheckpointRead, readSnapshot, startCheckpointRead } from "./checkpoint-reader";
 import type { HashJob, VectorHeadsJob } from "./checkpoint-read-job";
 import { type RecordHeads, recordsFromHeads } from "./record-heads";
+import { DocIds } from "./doc-ids";
 import type { RecordsFreeze } from "./records-freeze";
 
 /** What a checkpoint captures; `journal.offset` must be the end of the last entry the state includes. */
@@ -131,7 +132,7 @@ interface SpaceBasis {
 export interface RestoredState {
   records: Array<MemoryRecord | undefined>;
   /** The live records' doc numbers by id (unique: checked), handed to the state as its index of ids. */
-  docById?: Map<string, number>;
+  docById?: DocIds;
   /** Where the records' texts are read back from (a store above textInMemoryMax): `records` are paged already. */
   texts?: TextPages;
   /** Per doc, whether an assistant reply is a non-answer (replyKind), found while its text was at hand. */
@@ -767,6 +768,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     if (hashed.length > 0) built.reader!.takeHashed();
   };
   const records: Array<MemoryRecord | undefined> = [];
+  const docById = new DocIds(records, manifest.live);
   const texts = textsPaged ? (built.texts = new TextPages()) : undefined;
   // The segments whose text index is from before the records' heads.
   const headless: boolean[] = new Array(manifest.records.length).fill(false);
@@ -804,7 +806,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     }
     for (const record of kept) records.push(record);
   });
-  const docById = checkRecords(records, manifest.live);
+  checkRecords(records, docById, manifest.live);
   // The heads the worker read first, their codes in the indexes already (undefined: none, or it stopped):
   // bound to the records while the worker still reads the snapshot.
   const heads = built.reader?.takeVectors();
@@ -944,14 +946,11 @@ function checkJournal(journalPath: string, covered: Manifest["journal"]): void {
   }
 }
 
-/** The live records' doc numbers by id, each id once, as many as the manifest says are live. */
-function checkRecords(records: Array<MemoryRecord | undefined>, live: number): Map<string, number> {
-  const ids = new Map<string, number>();
+/** Indexes the records' ids in `ids` (empty, made over `records`), checking each is there once and `live` of them. */
+function checkRecords(records: Array<MemoryRecord | undefined>, ids: DocIds, live: number): void {
   records.forEach((record, doc) => {
     if (record === undefined) return;
-    if (ids.has(record.id)) throw new CheckpointRejected(`the record part holds id ${JSON.stringify(record.id)} twice`);
-    ids.set(record.id, doc);
+    if (!ids.add(record.id, doc)) throw new CheckpointRejected(`the record part holds id ${JSON.stringify(record.id)} twice`);
   });
   if (ids.size !== live) throw new CheckpointRejected(`the record part holds ${ids.size} live records; the manifest says ${live}`);
-  return ids;
 }

@@ -6,6 +6,7 @@ import { Bm25Index } from "../index/bm25";
 import { TurnAdjacency } from "../index/turn-adjacency";
 import { DreamError } from "../protocol/errors";
 import type { PreparedState, RestoredState } from "./checkpoint";
+import { DocIds } from "./doc-ids";
 import { shareRecordValues, SharedValues } from "./checkpoint-parts";
 import { toImportFormat } from "./export-records";
 import type { JournalEntry } from "./journal";
@@ -43,6 +44,8 @@ export function replyKindOf(sourceType: MemoryRecord["source_type"], act: Speech
 }
 
 const SWAP_DOCS_PER_STEP = 2048;
+/** The slots of a restored doc that states none: one array for them all, frozen (derive stores none empty). */
+const NO_SLOTS = Object.freeze([]) as unknown as StateSlot[];
 
 /** Docs per change-count block; a checkpoint segment is a whole number of blocks. */
 export const CHANGE_BLOCK_DOCS = 4;
@@ -54,12 +57,13 @@ export interface PendingEmbedding {
 }
 
 export class MemoryState implements SearchView {
-  readonly records: Array<MemoryRecord | undefined> = [];
+  /** By doc number; a restored state's is the array its checkpoint was read into (its ids are indexed over it). */
+  readonly records: Array<MemoryRecord | undefined>;
   /** Checkpoints under way that read the records as they were at their first step (freezeRecords). */
   private readonly freezes = new Set<RecordsFreeze>();
   /** The values records hold alike, one each for all the records given to insert (shareRecordValues). */
   private readonly shared = new SharedValues();
-  private readonly docById: Map<string, number>;
+  private readonly docById: DocIds;
   /** Speech act code per doc (see actCode); forgotten docs keep a stale code that nothing reads. */
   private acts = new Uint8Array(64);
   private readonly slotsByDoc = new Map<number, StateSlot[]>();
@@ -92,8 +96,10 @@ export class MemoryState implements SearchView {
     this.lexical = (restored && "bm25" in restored ? restored.bm25 : undefined) ?? new Bm25Index(bm25Params);
     this.vectors = restored?.vectors ?? new VectorSpaces();
     this.texts = restored?.texts ?? new TextPages();
-    // A restore has made it already, checking the ids are unique (a million entries at 1M).
-    this.docById = restored?.docById ?? new Map<string, number>();
+    this.records = restored?.records ?? [];
+    // A restore has made it already over these records, checking the ids are unique (a million at 1M).
+    this.docById = restored?.docById ?? new DocIds(this.records, restored?.records.length);
+    if (!this.docById.readsFrom(this.records)) throw new Error("MemoryState: the restored ids are not indexed over the restored records");
     // A vector dropped for a damaged row changes its segment: the next checkpoint writes it without that vector.
     this.vectors.onDamagedRow = (doc) => this.touch(doc);
     if (restored) this.adopt(restored);
@@ -253,9 +259,10 @@ export class MemoryState implements SearchView {
     if (change.op === "forget") {
       // The index keeps no list of a doc's terms: they are read from its text again, before it is released.
       this.bm25.remove(doc, documentTerms(record.text));
+      // Its id first: the index of ids reads it from the record.
+      this.docById.delete(change.id);
       this.replaceRecord(doc, undefined);
       this.texts.release(doc);
-      this.docById.delete(change.id);
       this.turns.remove(doc);
       this.vectors.remove(doc);
       this.scopes.remove(doc);
@@ -301,14 +308,14 @@ export class MemoryState implements SearchView {
    */
   private adopt(restored: PreparedState): void {
     this.replies = restored.replies.slice();
+    // The records array is the restore's own (taken in the constructor), not copied.
     restored.records.forEach((record, doc) => {
-      this.records.push(record);
       if (!record) return;
-      if (!restored.docById) this.docById.set(record.id, doc);
+      if (!restored.docById && !this.docById.add(record.id, doc)) throw new Error(`MemoryState: the restored records hold id ${JSON.stringify(record.id)} twice`);
       if (record.session_id !== undefined && record.turn !== undefined) this.turns.add(doc, record.session_id, record.turn);
       this.scopes.add(doc, record.scope);
       const kept = restored.statements;
-      this.derive(doc, record, kept ? { act: actOfCode(kept.acts[doc]), slots: kept.slots.get(doc) ?? [] } : undefined);
+      this.derive(doc, record, kept ? { act: actOfCode(kept.acts[doc]), slots: kept.slots.get(doc) ?? NO_SLOTS } : undefined);
       this.live++;
     });
     this.entries = restored.entries;
@@ -419,7 +426,7 @@ export class MemoryState implements SearchView {
     const doc = this.records.length;
     this.records.push(record);
     this.touch(doc);
-    this.docById.set(record.id, doc);
+    this.docById.add(record.id, doc);
     this.bm25.add(doc, documentTerms(record.text));
     if (record.session_id !== undefined && record.turn !== undefined) this.turns.add(doc, record.session_id, record.turn);
     this.scopes.add(doc, record.scope);

@@ -104,7 +104,7 @@ export class SlotIndex {
    * belongs to ("你最喜欢的零食是海苔": 海苔 is a 零食). A fact about words, not about anyone's state.
    */
   noteStatement(doc: number, slots: readonly StateSlot[]): void {
-    if (this.lexiconOfDoc.has(doc)) return;
+    if (slots.length === 0 || this.lexiconOfDoc.has(doc)) return;
     const pairs = slots
       .filter((slot) => slot.kind === "preference" && slot.attribute !== undefined && !isWeakCategory(slot.attribute) && !slot.value.startsWith("¬"))
       .map((slot) => [slot.value, slot.attribute!] as const);
