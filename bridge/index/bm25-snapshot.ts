@@ -172,9 +172,12 @@ export function bytesSource(bytes: Uint8Array): SnapshotSource {
   };
 }
 
-/** The term dictionary of a decoded snapshot; a term twice, or lengths that do not cover the text, are refused as corruption. */
-export function snapshotTerms(image: Bm25Image): TermDictionary {
-  const terms = new TermDictionary();
+/**
+ * The term dictionary of a decoded snapshot, its arrays made in `memory`; a term twice, or lengths that do not
+ * cover the text, are refused as corruption.
+ */
+export function snapshotTerms(image: Bm25Image, memory?: (bytes: number) => ArrayBufferLike): TermDictionary {
+  const terms = new TermDictionary(memory);
   try {
     terms.addSnapshotTerms(image.termText, image.termLengths);
   } catch (error) {

@@ -43,13 +43,19 @@ export interface TermsImage {
 export class TermDictionary {
   private bits = MIN_BITS;
   /** The table: a short term's id at a slot found from its code (compared through `codes`), or -1. */
-  private slots: Int32Array = new Int32Array(1 << MIN_BITS).fill(NO_ID);
+  private slots: Int32Array;
   private shortCount = 0;
   /** By id: the term's short code, or 0 for a term kept in `longIds`. */
-  private codes: Uint32Array = new Uint32Array(64);
+  private codes: Uint32Array;
   private longIds = new Map<string, number>();
   private longTerms = new Map<number, string>();
   private count = 0;
+
+  /** `memory` makes the arrays the dictionary grows into (a worker makes them shared: checkpoint-reader-worker.ts). */
+  constructor(private readonly memory: (bytes: number) => ArrayBufferLike = (bytes) => new ArrayBuffer(bytes)) {
+    this.slots = new Int32Array(memory(4 << MIN_BITS)).fill(NO_ID);
+    this.codes = new Uint32Array(memory(4 * 64));
+  }
 
   /**
    * The dictionary as plain arrays, for another thread to take over (TermDictionary.fromImage): a checkpoint's
@@ -155,7 +161,7 @@ export class TermDictionary {
 
   private setCode(id: number, code: number): void {
     if (id >= this.codes.length) {
-      const codes = new Uint32Array(grownCapacity(this.codes.length, id + 1));
+      const codes = new Uint32Array(this.memory(4 * grownCapacity(this.codes.length, id + 1)));
       codes.set(this.codes);
       this.codes = codes;
     }
@@ -177,7 +183,7 @@ export class TermDictionary {
    */
   private reserve(terms: number): void {
     if (terms > this.codes.length) {
-      const codes = new Uint32Array(withHeadroom(terms));
+      const codes = new Uint32Array(this.memory(4 * withHeadroom(terms)));
       codes.set(this.codes.subarray(0, this.count));
       this.codes = codes;
     }
@@ -189,7 +195,7 @@ export class TermDictionary {
   private resize(bits = this.bits + 1): void {
     const old = this.slots;
     this.bits = bits;
-    this.slots = new Int32Array(1 << this.bits).fill(NO_ID);
+    this.slots = new Int32Array(this.memory(4 * 2 ** this.bits)).fill(NO_ID);
     for (const id of old) if (id !== NO_ID) this.slots[this.find(this.codes[id])] = id;
   }
 }

@@ -442,6 +442,14 @@ export class VectorIndex {
   restoreLists(docs: Int32Array, image: ListsImage): void {
     if (image.listOf.length !== docs.length || docs.length !== this.count) throw new Error(`restoreLists: ${image.listOf.length} list entries for ${docs.length} docs and ${this.count} vectors`);
     const lists = new CoarseLists(this.dimension, image.centroids, this.codes);
+    const members = new Int32Array(lists.count);
+    let end = 0;
+    image.listOf.forEach((list, i) => {
+      // A list that is not one of them is refused by place(), below.
+      if (list >= 0 && list < lists.count) members[list]++;
+      end = Math.max(end, docs[i] + 1);
+    });
+    lists.reserve(end, members);
     docs.forEach((doc, i) => {
       if (this.live[doc] !== 1) throw new Error(`restoreLists: doc ${doc} has no vector`);
       lists.place(doc, image.listOf[i]);

@@ -496,9 +496,10 @@ export interface DecodedVectorPart {
 
 /**
  * Decodes a whole vector part (version 1 or 2), or only its head (`bytes` ends where the rows start): then
- * the part must be version 2, whose head holds the codes.
+ * the part must be version 2, whose head holds the codes. The CRCs, scales and error norms it copies out are
+ * made in `memory` (a worker makes them shared: see checkpoint-reader-worker.ts).
  */
-export function decodeVectorPart(bytes: Buffer, dim: number, count: number, { headOnly = false } = {}): DecodedVectorPart {
+export function decodeVectorPart(bytes: Buffer, dim: number, count: number, { headOnly = false, memory = (bytes: number): ArrayBufferLike => new ArrayBuffer(bytes) } = {}): DecodedVectorPart {
   if (bytes.length < VECTOR_HEADER_BYTES || bytes.toString("latin1", 0, 8) !== VECTOR_MAGIC) throw new CheckpointRejected("a vector part has the wrong size or magic");
   const [version, partDim, partCount] = [8, 12, 16].map((at) => bytes.readUInt32LE(at));
   if ((version !== 1 && version !== VECTOR_PART_VERSION) || (headOnly && version === 1) || partDim !== dim || partCount !== count) {
@@ -510,9 +511,9 @@ export function decodeVectorPart(bytes: Buffer, dim: number, count: number, { he
   const digests = bytes.subarray(layout.digestsAt, layout.digestsAt + count * DIGEST_BYTES);
   const rows = headOnly ? undefined : readLittleEndian(bytes, layout.rowsAt, count * dim, Float32Array);
   if (version === 1) return { docs, digests, rows, rowsAt: layout.rowsAt };
-  const crcs = new Uint32Array(count);
-  const scales = new Float64Array(count);
-  const errors = new Float64Array(count);
+  const crcs = new Uint32Array(memory(4 * count));
+  const scales = new Float64Array(memory(8 * count));
+  const errors = new Float64Array(memory(8 * count));
   for (let i = 0; i < count; i++) {
     crcs[i] = bytes.readUInt32LE(layout.crcsAt + 4 * i);
     scales[i] = bytes.readDoubleLE(layout.scalesAt + 8 * i);

@@ -16,8 +16,22 @@ type Posted<T> = { result: T; transfer: ArrayBuffer[] };
 
 const failure = (error: unknown) => ({ result: { error: (error as Error).message, rejected: error instanceof CheckpointRejected }, transfer: [] });
 
-// What is not in shared memory already (the opening thread's arrays) goes over without a copy.
+// What is not in shared memory already goes over without a copy.
 const transferable = (arrays: ArrayBufferView[]) => [...new Set(arrays.flatMap((array) => (array.buffer instanceof ArrayBuffer ? [array.buffer] : [])))];
+
+/**
+ * What this thread makes for the opening thread is made in shared memory. An ArrayBuffer transferred there
+ * counts in its heap as new external memory, and each 64 MB of that since V8's last full collection starts
+ * another one: taking the vector heads and the term dictionary (~90 MB at 1M) did twice, each a pause of
+ * 115-160 ms marking the million records decoded by then. A SharedArrayBuffer's clone counts as nothing new.
+ */
+const shared = (bytes: number): SharedArrayBuffer => new SharedArrayBuffer(bytes);
+
+function sharedCopy<T extends Int32Array | Uint8Array>(array: ArrayLike<number>, Type: { new (buffer: ArrayBufferLike): T; BYTES_PER_ELEMENT: number }): T {
+  const copy = new Type(shared(array.length * Type.BYTES_PER_ELEMENT));
+  copy.set(array);
+  return copy;
+}
 
 function readVectorHeads({ dir, vectors, progress }: CheckpointReadJob): Posted<VectorHeadsResult> {
   try {
@@ -27,12 +41,12 @@ function readVectorHeads({ dir, vectors, progress }: CheckpointReadJob): Posted<
       for (const { segment, part, head, vectors: count, from, count: docsIn } of parts) {
         const bytes = readPartHead(dir, part, head, "vector", buffer);
         Atomics.add(progress, PROGRESS_READS, 1);
-        const decoded = decodeVectorPart(bytes, dim, count, { headOnly: true });
+        const decoded = decodeVectorPart(bytes, dim, count, { headOnly: true, memory: shared });
         // Copies: the part's bytes are reused for the next one.
-        const docs = decoded.docs.slice();
+        const docs = sharedCopy(decoded.docs, Int32Array);
         if (docs[0] < from || docs[docs.length - 1] >= from + docsIn) throw new CheckpointRejected(`a vector part of segment ${segment} holds docs outside it`);
         writeCodes(target, docs, decoded.codes!.codes);
-        bySegment.set(segment, { docs, digests: new Uint8Array(decoded.digests), crcs: decoded.crcs!, scales: decoded.codes!.scales, errors: decoded.codes!.errors, rowsAt: decoded.rowsAt });
+        bySegment.set(segment, { docs, digests: sharedCopy(decoded.digests, Uint8Array), crcs: decoded.crcs!, scales: decoded.codes!.scales, errors: decoded.codes!.errors, rowsAt: decoded.rowsAt });
       }
       return bySegment;
     });
@@ -56,7 +70,7 @@ function readSnapshot({ dir, snapshot: part, arrays, progress }: CheckpointReadJ
         arrays,
       ),
     );
-    const terms = snapshotTerms(snapshot.image).image();
+    const terms = snapshotTerms(snapshot.image, shared).image();
     const image = { ...snapshot.image, termText: new Uint8Array(0) };
     const { bounds } = snapshot;
     const made = [image.termLengths, image.offsets, image.docs, image.tfs, image.docLengths, bounds.maxTf, bounds.minLength, terms.slots, terms.codes];

@@ -6,7 +6,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
-import { Bm25Index } from "../index/bm25";
+import { Bm25Index, type Bm25Params } from "../index/bm25";
+import { withHeadroom } from "../index/capacity";
 import { SNAPSHOT_HEADER_BYTES, type SnapshotArrays, type SnapshotLayout, snapshotArrays, snapshotLayout, snapshotSize } from "../index/bm25-snapshot";
 import { TermDictionary } from "../index/term-dictionary";
 import { PartBuffer, readPart, readPartStreaming } from "./checkpoint-files";
@@ -46,15 +47,23 @@ export interface CheckpointRead {
  * Starts reading, on a worker thread, the heads of `vectors` (their indexes reserved for every doc they
  * hold) and the snapshot part, then hashing the parts of `hashed`. `workerSource` and `stallMs` are for tests.
  */
-export function startCheckpointRead(dir: string, snapshot: PartRef, vectors: VectorHeadsJob[], { hashed = [] as HashJob[], workerSource = CHECKPOINT_READER_WORKER_SOURCE, stallMs = STALL_MS } = {}): CheckpointRead {
+export function startCheckpointRead(
+  dir: string,
+  snapshot: PartRef,
+  vectors: VectorHeadsJob[],
+  { hashed = [] as HashJob[], bm25 = undefined as Bm25Params | undefined, workerSource = CHECKPOINT_READER_WORKER_SOURCE, stallMs = STALL_MS } = {},
+): CheckpointRead {
   const progress = new Int32Array(new SharedArrayBuffer(4 * PROGRESS_SLOTS));
+  const arrays = sharedArrays(dir, snapshot);
+  // The index the snapshot goes into, its room made now, before the records (Bm25Index.reserveForSnapshot).
+  const into = arrays && bm25 ? new Bm25Index(bm25).reserveForSnapshot(withHeadroom(arrays.termLengths.length), withHeadroom(arrays.docLengths.length)) : undefined;
   const vectorsChannel = new MessageChannel();
   const snapshotChannel = new MessageChannel();
   const hashedChannel = new MessageChannel();
   let worker: Worker | undefined;
   try {
     const ports = { vectorsPort: vectorsChannel.port2, snapshotPort: snapshotChannel.port2, hashedPort: hashedChannel.port2 };
-    const job: CheckpointReadJob = { dir, snapshot, arrays: sharedArrays(dir, snapshot), vectors, hashed, ...ports, progress };
+    const job: CheckpointReadJob = { dir, snapshot, arrays, vectors, hashed, ...ports, progress };
     worker = new Worker(workerSource, { eval: true, workerData: job, transferList: Object.values(ports) });
     // Its failure is seen as a stall (a take cannot wait for events): an 'error' left unheard would end the process.
     worker.on("error", () => undefined);
@@ -96,7 +105,7 @@ export function startCheckpointRead(dir: string, snapshot: PartRef, vectors: Vec
       const result = wait<SnapshotReadResult>(PROGRESS_SNAPSHOT, snapshotChannel.port1);
       if (!result) return { bm25: readSnapshot(dir, snapshot), inWorker: false };
       if ("error" in result) throw result.rejected ? new CheckpointRejected(result.error) : new Error(result.error);
-      return { bm25: Bm25Index.fromSnapshot(result.snapshot, TermDictionary.fromImage(result.terms)), inWorker: true };
+      return { bm25: Bm25Index.fromSnapshot(result.snapshot, TermDictionary.fromImage(result.terms), into), inWorker: true };
     },
     takeHashed() {
       const result = wait<HashResult>(PROGRESS_HASHED, hashedChannel.port1);

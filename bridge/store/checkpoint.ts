@@ -731,6 +731,12 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     if (last >= 0) index.reserveDocs(bounds(last).from + bounds(last).count);
     return index;
   });
+  // Made now for the same reason, as is the index of ids below: 33 and 16 MB at 1M.
+  const hashesBySpace = manifest.vector_spaces.map(() => {
+    const hashes = new DocHashes();
+    hashes.reserve(manifest.docs);
+    return hashes;
+  });
   // Above the limit rows stay in the files: of a part that keeps its codes, only the head is read (the rows,
   // 2 GiB at a million 512-d vectors, are checked row by row when a search reads them).
   const headOnly = (space: SpaceEntry, segment: VectorSegment) => space.vectors > limits.rows && ROWS_READ_IN_PLACE && segment.head !== undefined;
@@ -759,7 +765,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
         return index ? [{ part, name: "record" }, { part: index, name: "text index" }] : [{ part, name: "record" }];
       }),
     ];
-    built.reader = startCheckpointRead(dir, manifest.bm25.part, heads, { hashed });
+    built.reader = startCheckpointRead(dir, manifest.bm25.part, heads, { hashed, bm25: bm25Params });
   }
   const unhashed = new Set(hashed.map(({ part }) => part));
   const readChecked = (part: PartRef, name: string, into: PartBuffer) => (unhashed.has(part) ? readPartUnhashed(dir, part, name, into) : readPart(dir, part, name, into));
@@ -813,8 +819,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   const vectors = new VectorSpaces();
   const spaces = new Map<VectorIndex, SpaceBasis>();
   for (const [i, space] of manifest.vector_spaces.entries()) {
-    const contentHashByDoc = new DocHashes();
-    contentHashByDoc.reserve(manifest.docs);
+    const contentHashByDoc = hashesBySpace[i];
     const docLists: Int32Array[] = [];
     const index = indexes[i];
     const paged = space.vectors > limits.rows;

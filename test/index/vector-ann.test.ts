@@ -110,6 +110,12 @@ describe("the dense index above flat_max_records", () => {
       expect(twin.search(query, 10).map((hit) => hit.doc)).toEqual(index.search(query, 10).map((hit) => hit.doc));
       expect(twin.lastSearch).toEqual(index.lastSearch);
     }
+    // Its lists made at their sizes, they grow again as vectors are added: each added doc is listed (its own
+    // vector finds it first).
+    const added = Array.from({ length: 300 }, () => Array.from({ length: DIM }, () => random() * 2 - 1));
+    added.forEach((vector, i) => twin.set(2_400 + i, vector));
+    expect(added.map((vector, i) => twin.search(vector, 1)[0]?.doc === 2_400 + i).filter((found) => !found)).toEqual([]);
+    expect(twin.lastSearch.index).toBe("ivf");
 
     // Asked again before it is given back: a fresh array, the same lists.
     const second = index.lendLists()!;

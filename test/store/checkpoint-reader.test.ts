@@ -77,6 +77,26 @@ describe("the BM25 snapshot read on a worker thread", () => {
     expect(bm25.search(["护照"], 300).map((hit) => hit.doc)).not.toContain(7);
   });
 
+  it("fills an index made with room before the read, of the snapshot's k1 and b, its dictionary in shared memory", () => {
+    const { dir, part, index } = snapshotPart();
+    const read = startCheckpointRead(dir, part, [], { bm25: { k1: index.k1, b: index.b } });
+    const { bm25, inWorker } = read.takeSnapshot();
+    read.cancel();
+    expect(inWorker).toBe(true);
+    expectSameIndex(bm25, index);
+    const terms = (bm25 as unknown as { termIds: { image(): { slots: Int32Array; codes: Uint32Array } } }).termIds.image();
+    expect([terms.slots.buffer.constructor.name, terms.codes.buffer.constructor.name]).toEqual(["SharedArrayBuffer", "SharedArrayBuffer"]);
+    // Past the room it was made with (an eighth more docs and terms than the snapshot's): it grows.
+    for (const changed of [bm25, index]) for (let doc = 300; doc < 400; doc++) changed.add(doc, [`term-${doc}`, "护照"]);
+    expectSameIndex(bm25, index);
+    expect(bm25.search(["term-399"], 3).map((hit) => hit.doc)).toEqual([399]);
+    // Made for another k1 or b, the room is not used: the index is the snapshot's all the same.
+    const other = startCheckpointRead(dir, part, [], { bm25: { k1: 2, b: 0.5 } });
+    const made = other.takeSnapshot().bm25;
+    other.cancel();
+    expect([made.k1, made.b]).toEqual([index.k1, index.b]);
+  });
+
   it("reports a damaged, missing or corrupt part in the words a read on this thread uses", () => {
     const { dir, part } = snapshotPart();
     const bytes = fs.readFileSync(path.join(dir, part.file));
@@ -176,6 +196,10 @@ describe("the BM25 snapshot read on a worker thread", () => {
     expect(read.takeSnapshot().inWorker).toBe(true);
     read.cancel();
     expect([...heads![0].keys()]).toEqual(segments.map(({ s }) => s));
+    // Shared, not transferred: a transferred buffer counts as new memory in this thread's heap (and makes V8
+    // collect it: the records of 1M at an open), a shared one's clone does not.
+    const buffers = [...heads![0].values()].flatMap(({ docs, digests, crcs, scales, errors }) => [docs, digests, crcs, scales, errors].map((array) => array!.buffer.constructor.name));
+    expect(new Set(buffers)).toEqual(new Set(["SharedArrayBuffer"]));
     const onThread = new VectorIndex(space.dim);
     const noRows = { read: () => undefined, close: () => undefined };
     for (const { s, part, vectors } of segments) {
