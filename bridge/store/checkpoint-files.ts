@@ -217,6 +217,21 @@ export function readPartHead(dir: string, part: PartRef, head: PartHead, name: s
   return withPart(dir, part, name, (fd) => readHashed(fd, head, `the ${name} part's head`, into));
 }
 
+/** Reads a part, or only its head when `head` is given, to find it whole: throws as readPart or readPartHead does. */
+export function hashPart(dir: string, { part, head, name }: { part: PartRef; head?: PartHead; name: string }, into: PartBuffer): void {
+  if (head) readPartHead(dir, part, head, name, into);
+  else readPart(dir, part, name, into);
+}
+
+/** readPartHead without hashing the head: for a head whose hash is checked elsewhere before what is decoded from it is used. */
+export function readPartHeadUnhashed(dir: string, part: PartRef, head: PartHead, name: string, into: PartBuffer): Buffer {
+  return withPart(dir, part, name, (fd) => {
+    const bytes = into.take(head.bytes);
+    readFully(fd, bytes, 0, `the ${name} part's head`);
+    return bytes;
+  });
+}
+
 export interface JournalFingerprint {
   /** Where the last line before the covered offset starts. */
   lineOffset: number;

@@ -43,9 +43,13 @@ export const PROGRESS_HASHED = 3;
 export const PROGRESS_HASH_NEXT = 4;
 export const PROGRESS_SLOTS = 5;
 
-/** A part to hash, and its name in what a damaged one is reported as ("the record part ..."). */
+/**
+ * A part to hash, or only its head (a vector part whose head the worker read unhashed), and its name in what a
+ * damaged one is reported as ("the record part ...", "the vector part's head ...").
+ */
 export interface HashJob {
   part: PartRef;
+  head?: PartHead;
   name: string;
 }
 

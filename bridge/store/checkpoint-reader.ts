@@ -10,7 +10,7 @@ import { Bm25Index, type Bm25Params } from "../index/bm25";
 import { withHeadroom } from "../index/capacity";
 import { SNAPSHOT_HEADER_BYTES, type SnapshotArrays, type SnapshotLayout, snapshotArrays, snapshotLayout, snapshotSize } from "../index/bm25-snapshot";
 import { TermDictionary } from "../index/term-dictionary";
-import { PartBuffer, readPart, readPartStreaming } from "./checkpoint-files";
+import { hashPart, PartBuffer, readPartStreaming } from "./checkpoint-files";
 import { CheckpointRejected, type PartRef } from "./checkpoint-format";
 import { type CheckpointReadJob, type HashJob, type HashResult, PROGRESS_HASH_NEXT, PROGRESS_HASHED, PROGRESS_READS, PROGRESS_SLOTS, PROGRESS_SNAPSHOT, PROGRESS_VECTORS, type SnapshotReadResult, type VectorHead, type VectorHeadsJob, type VectorHeadsResult } from "./checkpoint-read-job";
 import { CHECKPOINT_READER_WORKER_SOURCE } from "./checkpoint-reader-worker.generated";
@@ -79,7 +79,7 @@ export function startCheckpointRead(
     const next = Atomics.add(progress, PROGRESS_HASH_NEXT, 1);
     if (next >= hashed.length) return false;
     hashedHere.add(next);
-    readPart(dir, hashed[next].part, hashed[next].name, buffer);
+    hashPart(dir, hashed[next], buffer);
     return true;
   };
   const wait = <T>(slot: number, port: MessagePort): T | undefined => {
@@ -112,7 +112,7 @@ export function startCheckpointRead(
       if (result && "error" in result) throw result.rejected ? new CheckpointRejected(result.error) : new Error(result.error);
       if (result) return;
       // No word from the worker: it may have taken parts it never hashed.
-      hashed.forEach(({ part, name }, i) => hashedHere.has(i) || readPart(dir, part, name, buffer));
+      hashed.forEach((job, i) => hashedHere.has(i) || hashPart(dir, job, buffer));
     },
     cancel,
   };

@@ -764,6 +764,8 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
         const index = textIndex(s);
         return index ? [{ part, name: "record" }, { part: index, name: "text index" }] : [{ part, name: "record" }];
       }),
+      // The heads the worker reads unhashed.
+      ...heads.flatMap(({ parts }) => parts.map(({ part, head }) => ({ part, head, name: "vector" }))),
     ];
     built.reader = startCheckpointRead(dir, manifest.bm25.part, heads, { hashed, bm25: bm25Params });
   }

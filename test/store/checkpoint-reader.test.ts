@@ -212,11 +212,28 @@ describe("the BM25 snapshot read on a worker thread", () => {
     const docs = Int32Array.from(segments.flatMap(({ s }) => [...heads![0].get(s)!.docs]));
     expect(docs.length).toBe(space.vectors);
     expect(inWorker.readCodes(docs)).toEqual(onThread.readCodes(docs));
-    // A head that does not match its hash is reported as the opening thread reports it.
+    // The heads are read unhashed, each hashed as a part of `hashed` (by this thread while it waits, or by the
+    // worker after the snapshot): one that does not match its hash is reported in the words this thread uses.
     const damaged = [{ ...parts[1], head: { ...parts[1].head, sha256: "0".repeat(64) } }];
-    const again = startCheckpointRead(dir, manifest.bm25.part, [{ dim: space.dim, target: new VectorIndex(space.dim).codesTarget(), parts: damaged }]);
-    expect(thrown(() => again.takeVectors())).toEqual(["CheckpointRejected", "the vector part's head does not match its SHA-256 (damaged)"]);
+    const reserved = () => {
+      const index = new VectorIndex(space.dim);
+      index.reserveDocs(manifest.docs);
+      return index.codesTarget();
+    };
+    const again = startCheckpointRead(dir, manifest.bm25.part, [{ dim: space.dim, target: reserved(), parts: damaged }], {
+      hashed: damaged.map(({ part, head }) => ({ part, head, name: "vector" })),
+    });
+    expect(
+      thrown(() => {
+        again.takeVectors();
+        again.takeHashed();
+      }),
+    ).toEqual(["CheckpointRejected", "the vector part's head does not match its SHA-256 (damaged)"]);
     again.cancel();
+    // Without `hashed`, nothing hashes the heads: they are decoded as they are.
+    const unchecked = startCheckpointRead(dir, manifest.bm25.part, [{ dim: space.dim, target: reserved(), parts: damaged }]);
+    expect([...unchecked.takeVectors()![0].keys()]).toEqual([parts[1].segment]);
+    unchecked.cancel();
   });
 
   it("decodes into the arrays it is given, and refuses arrays of other sizes", () => {
