@@ -23,8 +23,8 @@ const transferable = (arrays: ArrayBufferView[]) => [...new Set(arrays.flatMap((
 /**
  * What this thread makes for the opening thread is made in shared memory. An ArrayBuffer transferred there
  * counts in its heap as new external memory, and each 64 MB of that since V8's last full collection starts
- * another one: taking the vector heads and the term dictionary (~90 MB at 1M) did twice, each a pause of
- * 115-160 ms marking the million records decoded by then. A SharedArrayBuffer's clone counts as nothing new.
+ * another one: taking the vector heads and the term dictionary (~90 MB at 1M) did twice, pauses of 125 and
+ * 141 ms marking the million records decoded by then. A SharedArrayBuffer's clone counts as nothing new.
  */
 const shared = (bytes: number): SharedArrayBuffer => new SharedArrayBuffer(bytes);
 
