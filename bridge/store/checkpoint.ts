@@ -769,7 +769,8 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     ];
     built.reader = startCheckpointRead(dir, manifest.bm25.part, heads, { hashed, bm25: bm25Params });
   }
-  const unhashed = new Set(hashed.map(({ part }) => part));
+  // The whole parts read here unhashed (a head job hashes only a vector part's head, which the worker reads).
+  const unhashed = new Set(hashed.flatMap(({ part, head }) => (head ? [] : [part])));
   const readChecked = (part: PartRef, name: string, into: PartBuffer) => (unhashed.has(part) ? readPartUnhashed(dir, part, name, into) : readPart(dir, part, name, into));
   built.checkHashed = () => {
     built.checkHashed = undefined;

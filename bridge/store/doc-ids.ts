@@ -65,7 +65,7 @@ export class DocIds {
     if (this.records[doc]?.id !== id) throw new Error(`DocIds.add: doc ${doc}'s record does not hold id ${JSON.stringify(id)}`);
     const hash = idHash(id);
     if (this.find(id, hash) >= 0) return false;
-    if (2 * (this.used + 1) > this.slots.length) this.rebuild(DocIds.slotsFor(Math.max(this.count + 1, grownCapacity(this.count, this.count + 1))));
+    if (2 * (this.used + 1) > this.slots.length) this.rebuild(DocIds.slotsFor(grownCapacity(this.count, this.count + 1)));
     const { slots, hashes } = this;
     const mask = slots.length - 1;
     let slot = hash & mask;

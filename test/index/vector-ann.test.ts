@@ -86,7 +86,7 @@ describe("the dense index above flat_max_records", () => {
     expect(hits[0].doc).toBe(4);
   });
 
-  it("lends a checkpoint each live doc's list in doc order, and keeps the array for the next once given back", () => {
+  it("lends a checkpoint each live doc's list in doc order, keeps the array for the next once given back, and restored lists grow as vectors are added", () => {
     const vectors = clusteredVectors(2_400, 40, 5);
     const index = built(2_000, vectors);
     expect(index.annStatus().mode).toBe("ivf");

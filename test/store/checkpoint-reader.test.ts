@@ -95,6 +95,13 @@ describe("the BM25 snapshot read on a worker thread", () => {
     const made = other.takeSnapshot().bm25;
     other.cancel();
     expect([made.k1, made.b]).toEqual([index.k1, index.b]);
+    // The index given is the one filled (and, of other k1 or b, not).
+    const bytes = index.serialize();
+    const room = new Bm25Index({ k1: index.k1, b: index.b }).reserveForSnapshot(400, 400);
+    expect(Bm25Index.fromSnapshot(decodeSnapshot(bytes), undefined, room)).toBe(room);
+    expectSameIndex(room, index);
+    const otherRoom = new Bm25Index({ k1: 2, b: 0.5 }).reserveForSnapshot(400, 400);
+    expect(Bm25Index.fromSnapshot(decodeSnapshot(bytes), undefined, otherRoom)).not.toBe(otherRoom);
   });
 
   it("reports a damaged, missing or corrupt part in the words a read on this thread uses", () => {
