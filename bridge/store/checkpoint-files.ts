@@ -1,11 +1,11 @@
-// File handling for checkpoints: parts written and fsync'd with their SHA-256 taken on the way, parts read
-// back only when size and hash match, and the fingerprint that ties a checkpoint to one journal prefix.
-import { createHash } from "node:crypto";
+// File handling for checkpoints: parts written and fsync'd with their checksum taken on the way, parts read
+// back only when size and checksum match, and the fingerprint that ties a checkpoint to one journal prefix.
 import fs from "node:fs";
 import path from "node:path";
 import { runToEnd } from "../index/run-steps";
 import { CheckpointRejected, type PartHead, type PartRef, sha256Hex } from "./checkpoint-format";
 import type { Flusher, FlushTicket } from "./flusher";
+import { PartHasher, type PartSum, sumName } from "./part-sum";
 
 const FINGERPRINT_WINDOW_BYTES = 64 * 1024;
 
@@ -14,7 +14,7 @@ const FINGERPRINT_WINDOW_BYTES = 64 * 1024;
 const STEP_BYTES = 1024 * 1024;
 const SYNC_EVERY_STEPS = 4;
 
-/** Writes a new file (never an existing one) from `chunks`, fsyncs it, and returns its size and hash. */
+/** Writes a new file (never an existing one) from `chunks`, fsyncs it, and returns its size and checksum. */
 export function writePart(dir: string, file: string, chunks: Iterable<Uint8Array>): PartRef {
   return runToEnd(writePartSteps(dir, file, chunks));
 }
@@ -31,7 +31,7 @@ export const FLUSH_PENDING = "flush-pending";
  * early (return()), it closes the file and leaves it half written, for the next checkpoint's clean-up.
  */
 export function* writePartSteps(dir: string, file: string, chunks: Iterable<Uint8Array>, { stepPerChunk = false, flusher }: { stepPerChunk?: boolean; flusher?: Flusher } = {}): Generator<void | typeof FLUSH_PENDING, PartRef> {
-  const hash = createHash("sha256");
+  const hash = new PartHasher();
   let bytes = 0;
   let sinceStep = 0;
   let synced = 0;
@@ -75,7 +75,7 @@ export function* writePartSteps(dir: string, file: string, chunks: Iterable<Uint
     fs.closeSync(fd);
   }
   yield;
-  return { file, bytes, sha256: hash.digest("hex") };
+  return { file, bytes, ...hash.sum() };
 }
 
 // A stale part is cut short this much a step before it is removed.
@@ -121,7 +121,7 @@ export class PartBuffer {
 const PART_BUFFER_SLACK = 16 * 1024 * 1024;
 
 /**
- * The part's bytes, if its size and SHA-256 are what the manifest recorded: a buffer of its own, or (with
+ * The part's bytes, if its size and checksum are what the manifest recorded: a buffer of its own, or (with
  * `into`) one valid until the next read into that PartBuffer.
  */
 export function readPart(dir: string, part: PartRef, name: string, into?: PartBuffer): Buffer {
@@ -129,7 +129,7 @@ export function readPart(dir: string, part: PartRef, name: string, into?: PartBu
 }
 
 /**
- * The part's bytes, if its size is what the manifest recorded, without hashing them: for a part whose hash
+ * The part's bytes, if its size is what the manifest recorded, without hashing them: for a part whose checksum
  * is checked elsewhere before what is decoded from it is used (checkpoint-reader's worker).
  */
 export function readPartUnhashed(dir: string, part: PartRef, name: string, into: PartBuffer): Buffer {
@@ -154,11 +154,13 @@ function withPart<T>(dir: string, part: PartRef, name: string, use: (fd: number)
   }
 }
 
-/** The first `expected.bytes` bytes of the file, if they match `expected.sha256`. */
-function readHashed(fd: number, expected: { bytes: number; sha256: string }, what: string, into?: PartBuffer): Buffer {
+/** The first `expected.bytes` bytes of the file, if they match `expected`'s checksum. */
+function readHashed(fd: number, expected: { bytes: number } & PartSum, what: string, into?: PartBuffer): Buffer {
   const bytes = into ? into.take(expected.bytes) : Buffer.allocUnsafe(expected.bytes);
   readFully(fd, bytes, 0, what);
-  if (sha256Hex(bytes) !== expected.sha256) throw new CheckpointRejected(`${what} does not match its SHA-256 (damaged)`);
+  const hash = new PartHasher(expected);
+  hash.update(bytes);
+  if (!hash.matches(expected)) throw new CheckpointRejected(`${what} does not match its ${sumName(expected)} (damaged)`);
   return bytes;
 }
 
@@ -177,50 +179,66 @@ export interface PartSource {
 
 /**
  * `decode` run over the part's bytes as it reads them, straight into what it builds (no copy of the whole
- * part in memory), and its result if the part's size and SHA-256 are what the manifest recorded. Damage is
- * reported as such even when it made `decode` throw first: the rest of the part is hashed then.
+ * part in memory), and its result if the part's size and checksum are what the manifest recorded. Damage is
+ * reported as such even when it made `decode` throw first: the rest of the part is hashed then. `unhashed`:
+ * the checksum is checked elsewhere before the result is used (checkpoint-reader's hashed parts), and here
+ * only when `decode` throws (the whole part then, read again).
  */
-export function readPartStreaming<T>(dir: string, part: PartRef, name: string, decode: (source: PartSource) => T): T {
+export function readPartStreaming<T>(dir: string, part: PartRef, name: string, decode: (source: PartSource) => T, { unhashed = false } = {}): T {
   return withPart(dir, part, name, (fd) => {
     const size = part.bytes;
-    const hash = createHash("sha256");
+    let hash: PartHasher | undefined = unhashed ? undefined : new PartHasher(part);
     let at = 0;
     const read = (into: Uint8Array): void => {
       if (at + into.length > size) throw new CheckpointRejected(`the ${name} part ends before byte ${at + into.length}`);
       readFully(fd, into, at, `the ${name} part`);
-      hash.update(into);
+      hash?.update(into);
       at += into.length;
     };
-    const damaged = () => new CheckpointRejected(`the ${name} part does not match its SHA-256 (damaged)`);
+    const damaged = () => new CheckpointRejected(`the ${name} part does not match its ${sumName(part)} (damaged)`);
     let value: T;
     try {
       value = decode({ size, read });
     } catch (error) {
-      // The rest of the part, so that a damaged one says so rather than what the damage broke.
+      // The rest of the part (all of it, if it was read unhashed), so that a damaged one says so rather than
+      // what the damage broke.
+      if (!hash) [hash, at] = [new PartHasher(part), 0];
       const rest = Buffer.allocUnsafe(Math.min(STEP_BYTES, size));
       while (at < size) read(rest.subarray(0, Math.min(rest.length, size - at)));
-      if (hash.digest("hex") !== part.sha256) throw damaged();
+      if (!hash.matches(part)) throw damaged();
       throw error;
     }
     if (at !== size) throw new CheckpointRejected(`the ${name} part has ${size - at} bytes its decoder did not read`);
-    if (hash.digest("hex") !== part.sha256) throw damaged();
+    if (hash && !hash.matches(part)) throw damaged();
     return value;
   });
 }
 
 /**
  * The first `head.bytes` bytes of a part whose whole size is what the manifest recorded, if they match the
- * head's SHA-256: what an open reads of a vector part whose rows stay in the file (checked row by row later).
+ * head's checksum: what an open reads of a vector part whose rows stay in the file (checked row by row later).
  */
 export function readPartHead(dir: string, part: PartRef, head: PartHead, name: string, into?: PartBuffer): Buffer {
   // The manifest's parser keeps a head within its part.
   return withPart(dir, part, name, (fd) => readHashed(fd, head, `the ${name} part's head`, into));
 }
 
-/** Reads a part, or only its head when `head` is given, to find it whole: throws as readPart or readPartHead does. */
+/**
+ * Reads a part, or only its head when `head` is given, to find it whole: throws as readPart or readPartHead
+ * does. Read STEP_BYTES at a time into `into`: a BM25 snapshot read whole would take ~400 MB of fresh memory.
+ */
 export function hashPart(dir: string, { part, head, name }: { part: PartRef; head?: PartHead; name: string }, into: PartBuffer): void {
-  if (head) readPartHead(dir, part, head, name, into);
-  else readPart(dir, part, name, into);
+  const expected = head ?? part;
+  const what = head ? `the ${name} part's head` : `the ${name} part`;
+  withPart(dir, part, name, (fd) => {
+    const hash = new PartHasher(expected);
+    for (let at = 0; at < expected.bytes; at += STEP_BYTES) {
+      const bytes = into.take(Math.min(STEP_BYTES, expected.bytes - at));
+      readFully(fd, bytes, at, what);
+      hash.update(bytes);
+    }
+    if (!hash.matches(expected)) throw new CheckpointRejected(`${what} does not match its ${sumName(expected)} (damaged)`);
+  });
 }
 
 /** readPartHead without hashing the head: for a head whose hash is checked elsewhere before what is decoded from it is used. */

@@ -1,7 +1,8 @@
 // The checkpoint's manifest: what a checkpoint claims to hold (journal prefix, analyzer, parts with their
-// sizes and SHA-256), and its strict parser. A manifest this build cannot vouch for is rejected with a reason.
+// sizes and checksums), and its strict parser. A manifest this build cannot vouch for is rejected with a reason.
 import { createHash } from "node:crypto";
 import { ANALYZER_VERSION, documentTerms } from "../index/analyze";
+import { isPartSum, type PartSum } from "./part-sum";
 import { isPlainObject } from "./records";
 
 export const CHECKPOINT_FORMAT = "dsh-dream-checkpoint";
@@ -19,21 +20,18 @@ export const CHECKPOINT_FORMAT = "dsh-dream-checkpoint";
 //    index of its own version 2 also holds the records' heads (record-heads.ts): an open makes the records
 //    from them rather than parsing the part; version 1 indexes are still read (their parts parsed). A build
 //    that reads only version 1 refuses such a checkpoint and replays the journal.
-export const CHECKPOINT_VERSION = 6;
-const READABLE_VERSIONS = [4, 5, CHECKPOINT_VERSION];
+// 7: parts (and vector heads) are written with a CRC-32 (`crc32`, part-sum.ts) rather than a SHA-256: hashing
+//    the parts was ~1.35 s of CPU of an open of a million records. A part kept from an earlier checkpoint keeps
+//    its `sha256`, so a version 7 manifest may name parts of either. Versions 4 to 6 are still read.
+export const CHECKPOINT_VERSION = 7;
+const READABLE_VERSIONS = [4, 5, 6, CHECKPOINT_VERSION];
 export const MANIFEST_FILE = "manifest.json";
 
-export interface PartRef {
-  file: string;
-  bytes: number;
-  sha256: string;
-}
+/** A part: its file in the checkpoint directory, its size and its checksum. */
+export type PartRef = { file: string; bytes: number } & PartSum;
 
-/** The first `bytes` bytes of a part, hashed on their own. */
-export interface PartHead {
-  bytes: number;
-  sha256: string;
-}
+/** The first `bytes` bytes of a part, with a checksum of their own. */
+export type PartHead = { bytes: number } & PartSum;
 
 /** A segment's vector part; `head` when the part keeps each row's code and CRC before the rows (checkpoint-parts.ts). */
 export interface VectorSegment {
@@ -171,11 +169,11 @@ function isSha(value: unknown): value is string {
 
 // Part names are plain file names inside the checkpoint directory: a manifest can never point elsewhere.
 function isPart(value: unknown): value is PartRef {
-  return isPlainObject(value) && typeof value.file === "string" && /^\w[\w.-]*$/.test(value.file) && isCount(value.bytes) && isSha(value.sha256);
+  return isPlainObject(value) && typeof value.file === "string" && /^\w[\w.-]*$/.test(value.file) && isCount(value.bytes) && isPartSum(value);
 }
 
 function isHead(value: unknown, part: PartRef): value is PartHead {
-  return isPlainObject(value) && isCount(value.bytes) && value.bytes <= part.bytes && isSha(value.sha256);
+  return isPlainObject(value) && isCount(value.bytes) && value.bytes <= part.bytes && isPartSum(value);
 }
 
 function isParts(value: unknown, count: number): value is PartRef[] {

@@ -16,6 +16,8 @@ export interface VectorHeadsJob {
 export interface CheckpointReadJob {
   dir: string;
   snapshot: PartRef;
+  /** Whether the snapshot part is one of `hashed`: read unhashed then (its checksum checked only if it does not decode). */
+  snapshotUnhashed: boolean;
   /** Arrays in shared memory, of the sizes the snapshot's header gives, to decode into (else the worker makes its own). */
   arrays?: SnapshotArrays;
   vectors: VectorHeadsJob[];

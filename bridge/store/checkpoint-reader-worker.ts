@@ -59,19 +59,24 @@ function readVectorHeads({ dir, vectors, progress }: CheckpointReadJob): Posted<
   }
 }
 
-function readSnapshot({ dir, snapshot: part, arrays, progress }: CheckpointReadJob): Posted<SnapshotReadResult> {
+function readSnapshot({ dir, snapshot: part, snapshotUnhashed, arrays, progress }: CheckpointReadJob): Posted<SnapshotReadResult> {
   try {
-    const snapshot = readPartStreaming(dir, part, "BM25", (source) =>
-      decodeSnapshot(
-        {
-          size: source.size,
-          read(into: Uint8Array): void {
-            source.read(into);
-            Atomics.add(progress, PROGRESS_READS, 1);
+    const snapshot = readPartStreaming(
+      dir,
+      part,
+      "BM25",
+      (source) =>
+        decodeSnapshot(
+          {
+            size: source.size,
+            read(into: Uint8Array): void {
+              source.read(into);
+              Atomics.add(progress, PROGRESS_READS, 1);
+            },
           },
-        },
-        arrays,
-      ),
+          arrays,
+        ),
+      { unhashed: snapshotUnhashed },
     );
     const terms = snapshotTerms(snapshot.image, shared).image();
     const image = { ...snapshot.image, termText: new Uint8Array(0) };

@@ -63,7 +63,8 @@ export function startCheckpointRead(
   let worker: Worker | undefined;
   try {
     const ports = { vectorsPort: vectorsChannel.port2, snapshotPort: snapshotChannel.port2, hashedPort: hashedChannel.port2 };
-    const job: CheckpointReadJob = { dir, snapshot, arrays, vectors, hashed, ...ports, progress };
+    const snapshotUnhashed = hashed.some((job) => job.part === snapshot && job.head === undefined);
+    const job: CheckpointReadJob = { dir, snapshot, snapshotUnhashed, arrays, vectors, hashed, ...ports, progress };
     worker = new Worker(workerSource, { eval: true, workerData: job, transferList: Object.values(ports) });
     // Its failure is seen as a stall (a take cannot wait for events): an 'error' left unheard would end the process.
     worker.on("error", () => undefined);

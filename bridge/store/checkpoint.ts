@@ -1,7 +1,7 @@
 // Store checkpoints: the in-memory state (records, BM25 index, vectors) tied to one journal prefix, so that
 // open restores it and replays only the journal tail. The journal stays the durable record: a checkpoint that
 // disagrees with it in any checked way is ignored, and open falls back to a full replay.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { documentTerms } from "../index/analyze";
@@ -13,10 +13,11 @@ import { DreamError } from "../protocol/errors";
 import { fingerprintJournal, FLUSH_PENDING, PartBuffer, readPart, readPartHead, readPartUnhashed, removeInSteps, writePart, writePartSteps } from "./checkpoint-files";
 import type { Flusher } from "./flusher";
 import { makeDirectory } from "./make-dir";
-import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, manifestParts, parseManifest, type PartRef, type SpaceEntry, type VectorSegment } from "./checkpoint-format";
+import { analyzerId, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, CheckpointRejected, MANIFEST_FILE, type Manifest, manifestParts, parseManifest, type PartHead, type PartRef, type SpaceEntry, type VectorSegment } from "./checkpoint-format";
 import { type DecodedVectorPart, decodeListsPart, ROWS_READ_IN_PLACE, decodeRecordPart, RECORDS_PER_LINE, decodeTextIndex, decodeVectorPart, encodeListsPart, encodeRecordPart, encodeTextIndex, encodeVectorPart, textIndexInSteps, openVectorRows, SharedValues, VectorPartScratch } from "./checkpoint-parts";
 import { decodeStatementPart, encodeStatementPart, type StatementImage } from "./checkpoint-statements";
 import { syncDirectory } from "./journal";
+import { checkedAsRead, PartHasher } from "./part-sum";
 import { actOfCode, statementsAnalyzerId, statementsAnalyzerIdInSteps } from "./record-statements";
 import type { MemoryRecord } from "./records";
 import { contentDigestIs, findTexts, writeContentDigest, jsonStringUnits, TEXTS_OPENED, type TextPart, type TextRanges, TextPages } from "./text-pages";
@@ -543,9 +544,9 @@ function freezeSpace(
       }
       index.readCodes(docs, views.codes);
       const encoded = encodeVectorPart(dim, { docs, hashes, rows: views.rows, codes: views.codes }, views);
-      const digest = createHash("sha256");
+      const digest = new PartHasher();
       for (const chunk of encoded.head) digest.update(chunk);
-      const head = { bytes: encoded.head.reduce((sum, chunk) => sum + chunk.length, 0), sha256: digest.digest("hex") };
+      const head: PartHead = { bytes: encoded.head.reduce((sum, chunk) => sum + chunk.length, 0), ...digest.sum() };
       // Encoding a segment's head (its codes, CRCs) is a step of its own, before the writing ones.
       yield;
       const part = yield* write(`vectors-${i}-${s}.bin`, [...encoded.head, ...encoded.rows]);
@@ -748,9 +749,10 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
   // found by the part's text index (format 6) or else by a scan of the part.
   const textIndex = (s: number) => (textsPaged && statementsUsable ? (manifest.text_index?.[s] ?? undefined) : undefined);
   // A large checkpoint has a worker thread read those heads and the BM25 snapshot meanwhile: each took
-  // seconds at 1M, as long as the records together. It hashes the parts this thread decodes last (this thread
-  // too, rather than wait for it): they are read here unhashed, and nothing decoded from them is used before
-  // they are found whole.
+  // seconds at 1M, as long as the records together. The worker reads them unhashed, and this thread its own
+  // parts with a SHA-256 (kept from a checkpoint before format 7; one with a CRC-32 is checked as it is read):
+  // those are hashed last, by the worker and by this thread rather than wait for it, and nothing decoded
+  // from them is used before they are found whole.
   let hashed: HashJob[] = [];
   if (manifest.bm25.part.bytes >= limits.snapshotWorker) {
     const heads: VectorHeadsJob[] = manifest.vector_spaces.map((space, i) => ({
@@ -758,15 +760,19 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
       target: indexes[i].codesTarget(),
       parts: space.segments.flatMap((segment, s) => (segment && headOnly(space, segment) ? [{ segment: s, part: segment.part, head: segment.head!, vectors: segment.vectors, ...bounds(s) }] : [])),
     }));
-    hashed = [
+    const jobs: HashJob[] = [
+      // The snapshot the worker reads (unhashed then), checked first.
+      { part: manifest.bm25.part, name: "BM25" },
       ...(statementsUsable ? manifest.statements.parts.map((part) => ({ part, name: "statements" })) : []),
       ...manifest.records.flatMap((part, s) => {
         const index = textIndex(s);
         return index ? [{ part, name: "record" }, { part: index, name: "text index" }] : [{ part, name: "record" }];
       }),
-      // The heads the worker reads unhashed.
+      // The heads the worker reads (unhashed, those with a SHA-256).
       ...heads.flatMap(({ parts }) => parts.map(({ part, head }) => ({ part, head, name: "vector" }))),
     ];
+    // The worker's reads are the open's longer ones: theirs are hashed apart, mostly by this thread.
+    hashed = jobs.filter(({ part, head }) => head !== undefined || part === manifest.bm25.part || !checkedAsRead(part));
     built.reader = startCheckpointRead(dir, manifest.bm25.part, heads, { hashed, bm25: bm25Params });
   }
   // The whole parts read here unhashed (a head job hashes only a vector part's head, which the worker reads).

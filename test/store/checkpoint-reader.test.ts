@@ -8,12 +8,12 @@ import { Bm25Index } from "../../bridge/index/bm25";
 import { decodeSnapshot, snapshotArrays, snapshotLayout } from "../../bridge/index/bm25-snapshot";
 import type { PartRef } from "../../bridge/store/checkpoint-format";
 import { VectorIndex } from "../../bridge/index/vector-index";
-import { readPart } from "../../bridge/store/checkpoint-files";
+import { type PartSource, readPart, readPartStreaming } from "../../bridge/store/checkpoint-files";
 import { decodeVectorPart } from "../../bridge/store/checkpoint-parts";
 import { readSnapshot, startCheckpointRead } from "../../bridge/store/checkpoint-reader";
 import { openAt, readManifest, writeHistory } from "./checkpoint-fixtures";
 import { seededRandom } from "../fixtures/seeded-random";
-import { tempDir } from "./helpers";
+import { crc32Hex, tempDir } from "./helpers";
 
 const WORDS = ["记忆", "忆", "护照", "抽屉", "passport", "drawer", "constructor", "__proto__", "\ud800", "𠀀", "a-long-term"];
 
@@ -131,15 +131,58 @@ describe("the BM25 snapshot read on a worker thread", () => {
     const docLengthsAt = bytes.length - 2 * snapshotLayout(bytes).termUnits - 4 * snapshotLayout(bytes).docCount;
     corrupt.writeInt32LE(corrupt.readInt32LE(docLengthsAt) + 1, docLengthsAt);
     fs.writeFileSync(path.join(dir, part.file), corrupt);
-    const corruptPart = { ...part, sha256: createHash("sha256").update(corrupt).digest("hex") };
+    const corruptPart = { file: part.file, bytes: part.bytes, sha256: createHash("sha256").update(corrupt).digest("hex") };
     const here = thrown(() => readSnapshot(dir, corruptPart));
     expect(here).toEqual(["Error", "Bm25Index.deserialize: corrupt snapshot: doc 0 length " + (bytes.readInt32LE(docLengthsAt) + 1) + " disagrees with its postings"]);
     expect(thrown(() => takeInWorker(dir, corruptPart))).toEqual(here);
   });
 
+  it("reads the part unhashed when it is one of the parts to hash, and still reports damage as damage", () => {
+    const { dir, part: shaPart, index } = snapshotPart();
+    const bytes = fs.readFileSync(path.join(dir, shaPart.file));
+    // The last term's last letter another (one no term has): it still decodes.
+    const stillDecodes = Buffer.from(bytes);
+    stillDecodes.writeUInt16LE(0xabcd, bytes.length - 2);
+    // The last posting's tf 0 (the doc lengths and term text come after the postings): the decoder stops there.
+    const breaksDecode = Buffer.from(bytes);
+    breaksDecode.writeInt32LE(0, bytes.length - 2 * snapshotLayout(bytes).termUnits - 4 * snapshotLayout(bytes).docCount - 4);
+    const decode = (source: PartSource) => decodeSnapshot(source);
+    // Of format 7 (a CRC-32) and of those before (a SHA-256).
+    for (const part of [{ file: shaPart.file, bytes: bytes.length, crc32: crc32Hex(bytes) }, shaPart] as PartRef[]) {
+      const damage = ["CheckpointRejected", `the BM25 part does not match its ${part.crc32 ? "CRC-32" : "SHA-256"} (damaged)`];
+      // Unhashed, what decodes is given as it is; what does not is hashed, and damage reported as such.
+      fs.writeFileSync(path.join(dir, part.file), stillDecodes);
+      expect(readPartStreaming(dir, part, "BM25", decode, { unhashed: true }).image.termText.at(-1)).toBe(0xab);
+      expect(thrown(() => readPartStreaming(dir, part, "BM25", decode))).toEqual(damage);
+      fs.writeFileSync(path.join(dir, part.file), breaksDecode);
+      expect(thrown(() => readPartStreaming(dir, part, "BM25", decode, { unhashed: true }))).toEqual(damage);
+      const intactButWrong = { file: part.file, bytes: part.bytes, crc32: crc32Hex(breaksDecode) };
+      expect(thrown(() => readPartStreaming(dir, intactButWrong, "BM25", decode, { unhashed: true }))).toEqual(["Error", expect.stringMatching(/has term frequency 0$/)]);
+      // On the worker, with the part among those to hash: the same index when whole, damage either way (found by
+      // whichever thread hashes it, in either take).
+      const takeBoth = (): Bm25Index => {
+        const read = startCheckpointRead(dir, part, [], { hashed: [{ part, name: "BM25" }] });
+        try {
+          const { bm25, inWorker } = read.takeSnapshot();
+          read.takeHashed();
+          expect(inWorker).toBe(true);
+          return bm25;
+        } finally {
+          read.cancel();
+        }
+      };
+      for (const damaged of [stillDecodes, breaksDecode]) {
+        fs.writeFileSync(path.join(dir, part.file), damaged);
+        expect(thrown(takeBoth)).toEqual(damage);
+      }
+      fs.writeFileSync(path.join(dir, part.file), bytes);
+      expectSameIndex(takeBoth(), index);
+    }
+  });
+
   it("reads the part on this thread when the worker stops or never starts, without ending the process", () => {
     const { dir, part, index } = snapshotPart();
-    const damaged = { ...part, sha256: "0".repeat(64) };
+    const damaged = { file: part.file, bytes: part.bytes, sha256: "0".repeat(64) };
     for (const workerSource of ["throw new Error('no worker today')", "process.exit(3)", "setInterval(() => undefined, 1000)"]) {
       const read = startCheckpointRead(dir, part, [], { hashed: [{ part, name: "BM25" }], workerSource, stallMs: 200 });
       expect(read.takeVectors()).toBeUndefined();
@@ -157,10 +200,11 @@ describe("the BM25 snapshot read on a worker thread", () => {
 
   it("finds the parts it is given to hash whole, and reports the first damaged or missing one as reading it here would", () => {
     const { dir, part } = snapshotPart();
+    // Parts of format 7 (a CRC-32) and of those before (a SHA-256), as a checkpoint that kept older parts names them.
     const parts = ["a", "b", "c"].map((name): PartRef => {
       const bytes = Buffer.from(`records of ${name}\n`.repeat(1000));
       fs.writeFileSync(path.join(dir, `${name}.jsonl`), bytes);
-      return { file: `${name}.jsonl`, bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
+      return name === "c" ? { file: `${name}.jsonl`, bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") } : { file: `${name}.jsonl`, bytes: bytes.length, crc32: crc32Hex(bytes) };
     });
     const hashedBy = (hashed: PartRef[]) => {
       const read = startCheckpointRead(dir, part, [], { hashed: hashed.map((p) => ({ part: p, name: "record" })) });
@@ -178,8 +222,10 @@ describe("the BM25 snapshot read on a worker thread", () => {
     damaged[500] ^= 0x20;
     fs.writeFileSync(path.join(dir, "b.jsonl"), damaged);
     const here = thrown(() => parts.forEach((p) => readPart(dir, p, "record")));
-    expect(here).toEqual(["CheckpointRejected", "the record part does not match its SHA-256 (damaged)"]);
+    expect(here).toEqual(["CheckpointRejected", "the record part does not match its CRC-32 (damaged)"]);
     expect(thrown(() => hashedBy(parts))).toEqual(here);
+    fs.writeFileSync(path.join(dir, "c.jsonl"), damaged);
+    expect(thrown(() => hashedBy([parts[0], parts[2]]))).toEqual(["CheckpointRejected", "the record part does not match its SHA-256 (damaged)"]);
     fs.rmSync(path.join(dir, "b.jsonl"));
     expect(thrown(() => hashedBy(parts))).toEqual(["CheckpointRejected", "the record part b.jsonl is missing"]);
   });
@@ -193,7 +239,7 @@ describe("the BM25 snapshot read on a worker thread", () => {
     const dir = path.join(dataDir, "checkpoint");
     const manifest = readManifest(dataDir);
     const space = manifest.vector_spaces[1];
-    const segments = (space.segments as Array<{ part: PartRef; head: { bytes: number; sha256: string }; vectors: number } | null>).flatMap((segment, s) => (segment ? [{ ...segment, s }] : []));
+    const segments = (space.segments as Array<{ part: PartRef; head: { bytes: number; crc32: string }; vectors: number } | null>).flatMap((segment, s) => (segment ? [{ ...segment, s }] : []));
     expect(segments.length).toBeGreaterThan(1);
     const inWorker = new VectorIndex(space.dim);
     inWorker.reserveDocs(manifest.docs);
@@ -221,7 +267,7 @@ describe("the BM25 snapshot read on a worker thread", () => {
     expect(inWorker.readCodes(docs)).toEqual(onThread.readCodes(docs));
     // The heads are read unhashed, each hashed as a part of `hashed` (by this thread while it waits, or by the
     // worker after the snapshot): one that does not match its hash is reported in the words this thread uses.
-    const damaged = [{ ...parts[1], head: { ...parts[1].head, sha256: "0".repeat(64) } }];
+    const damaged = [{ ...parts[1], head: { bytes: parts[1].head.bytes, crc32: (parseInt(parts[1].head.crc32, 16) ^ 1).toString(16).padStart(8, "0") } }];
     const reserved = () => {
       const index = new VectorIndex(space.dim);
       index.reserveDocs(manifest.docs);
@@ -235,7 +281,7 @@ describe("the BM25 snapshot read on a worker thread", () => {
         again.takeVectors();
         again.takeHashed();
       }),
-    ).toEqual(["CheckpointRejected", "the vector part's head does not match its SHA-256 (damaged)"]);
+    ).toEqual(["CheckpointRejected", "the vector part's head does not match its CRC-32 (damaged)"]);
     again.cancel();
     // Without `hashed`, nothing hashes the heads: they are decoded as they are.
     const unchecked = startCheckpointRead(dir, manifest.bm25.part, [{ dim: space.dim, target: reserved(), parts: damaged }]);

@@ -1,11 +1,10 @@
 // A checkpoint is only used when it matches the journal and every part is intact. Each damage below must make
 // open ignore it, say why in status, and give exactly the state a full replay of the same journal gives.
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { StoreOptions } from "../../bridge/store/memory-store";
 import { checkpointStatus, copyDataDir, observe, openAt, RECORDS, writeHistory } from "./checkpoint-fixtures";
-import { tempDir } from "./helpers";
+import { crc32Hex, tempDir } from "./helpers";
 
 type Manifest = Record<string, any>;
 let baseDir: string;
@@ -24,7 +23,7 @@ const readManifest = (dataDir: string): Manifest => JSON.parse(fs.readFileSync(p
 const writeManifest = (dataDir: string, manifest: Manifest) => fs.writeFileSync(path.join(checkpointDir(dataDir), "manifest.json"), JSON.stringify(manifest));
 const partPath = (dataDir: string, part: { file: string }) => path.join(checkpointDir(dataDir), part.file);
 // The base store's 200 docs make one segment.
-const parts = (m: Manifest): Record<string, { file: string; bytes: number; sha256: string }> => ({
+const parts = (m: Manifest): Record<string, { file: string; bytes: number; crc32: string }> => ({
   records: m.records[0],
   bm25: m.bm25.part,
   statements: m.statements.parts[0],
@@ -37,7 +36,7 @@ function replacePart(dataDir: string, which: string, edit: (bytes: Buffer) => Bu
   const part = parts(manifest)[which];
   const bytes = edit(fs.readFileSync(partPath(dataDir, part)));
   fs.writeFileSync(partPath(dataDir, part), bytes);
-  Object.assign(part, { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") });
+  Object.assign(part, { bytes: bytes.length, crc32: crc32Hex(bytes) });
   writeManifest(dataDir, manifest);
 }
 
@@ -87,7 +86,7 @@ describe("checkpoint validation against the journal", () => {
       const bytes = fs.readFileSync(file);
       bytes[Math.floor(bytes.length / 2)] ^= 0x20;
       fs.writeFileSync(file, bytes);
-    }, /part does not match its SHA-256 \(damaged\)$/);
+    }, /part does not match its CRC-32 \(damaged\)$/);
   });
 
   it("ignores a checkpoint with a truncated or a missing part", () => {
@@ -112,10 +111,10 @@ describe("checkpoint validation against the journal", () => {
       bytes[Math.floor(bytes.length / 2)] ^= 0x20;
       fs.writeFileSync(file, bytes);
     };
-    expectIgnored(flip("bm25"), "the BM25 part does not match its SHA-256 (damaged)", worker);
+    expectIgnored(flip("bm25"), "the BM25 part does not match its CRC-32 (damaged)", worker);
     expectIgnored((dataDir) => fs.rmSync(partPath(dataDir, parts(readManifest(dataDir)).bm25)), /^the BM25 part \S+ is missing$/, worker);
     // The records fail while the worker reads: it is stopped, and the journal replayed.
-    expectIgnored(flip("records"), "the record part does not match its SHA-256 (damaged)", worker);
+    expectIgnored(flip("records"), "the record part does not match its CRC-32 (damaged)", worker);
     // Damage that still decodes (a letter of a text in the other case): the records are read here unhashed
     // while the worker reads, and its hash, taken after, is what refuses them.
     const recase = (dataDir: string) => {
@@ -126,7 +125,7 @@ describe("checkpoint validation against the journal", () => {
       bytes[at] ^= 0x20;
       fs.writeFileSync(file, bytes);
     };
-    expectIgnored(recase, "the record part does not match its SHA-256 (damaged)", worker);
+    expectIgnored(recase, "the record part does not match its CRC-32 (damaged)", worker);
     // Rows read back from the parts: the worker reads the vector parts' heads too, writing their codes.
     const paged = { checkpoint: { snapshotWorkerMinBytes: 0, rowsInMemoryMax: 0 } };
     const inWorker = openAt(copyDataDir(baseDir), { checkpointOnCloseBytes: Infinity, ...paged });
@@ -142,7 +141,7 @@ describe("checkpoint validation against the journal", () => {
         bytes[24] ^= 0x01;
         fs.writeFileSync(file, bytes);
       },
-      "the vector part's head does not match its SHA-256 (damaged)",
+      "the vector part's head does not match its CRC-32 (damaged)",
       paged,
     );
     expectIgnored(
@@ -156,7 +155,7 @@ describe("checkpoint validation against the journal", () => {
         const manifest = readManifest(dataDir);
         const segment = manifest.vector_spaces[1].segments[0];
         const bytes = fs.readFileSync(partPath(dataDir, segment.part));
-        segment.head.sha256 = createHash("sha256").update(bytes.subarray(0, segment.head.bytes)).digest("hex");
+        segment.head.crc32 = crc32Hex(bytes.subarray(0, segment.head.bytes));
         writeManifest(dataDir, manifest);
       },
       /^the vector of doc \d+ is not bound to that doc's text$/,
@@ -171,7 +170,7 @@ describe("checkpoint validation against the journal", () => {
       const bytes = fs.readFileSync(file);
       bytes[bytes.length - 3] ^= 0x01;
       fs.writeFileSync(file, bytes);
-    }, /^the statements part does not match its SHA-256 \(damaged\)$/);
+    }, /^the statements part does not match its CRC-32 \(damaged\)$/);
     expectIgnored(
       (dataDir) => replacePart(dataDir, "statements", (bytes) => Buffer.from(bytes.toString("utf8").replace(/\[\[(\d+),/, "[[99999,"), "utf8")),
       /^the statements part holds a malformed slot row$/,
@@ -191,7 +190,7 @@ describe("checkpoint validation against the journal", () => {
   });
 
   it("ignores a manifest of an unknown format version, a torn manifest and one naming files outside its directory", () => {
-    expectIgnored((dataDir) => writeManifest(dataDir, { ...readManifest(dataDir), version: 2 }), "checkpoint format version 2 is unknown (this build reads 4, 5 and 6)");
+    expectIgnored((dataDir) => writeManifest(dataDir, { ...readManifest(dataDir), version: 2 }), "checkpoint format version 2 is unknown (this build reads 4, 5, 6 and 7)");
     expectIgnored((dataDir) => {
       const file = path.join(checkpointDir(dataDir), "manifest.json");
       fs.truncateSync(file, Math.floor(fs.statSync(file).size / 2));
@@ -201,6 +200,22 @@ describe("checkpoint validation against the journal", () => {
       manifest.records[0].file = "../journal.jsonl";
       writeManifest(dataDir, manifest);
     }, "the manifest is malformed");
+    // A part's sum: exactly one of a CRC-32 (8 lowercase hex digits) and a SHA-256 (64), on a part or a vector head.
+    const sum = (edit: (manifest: Manifest) => void) => (dataDir: string) => {
+      const manifest = readManifest(dataDir);
+      edit(manifest);
+      writeManifest(dataDir, manifest);
+    };
+    for (const edit of [
+      (m: Manifest) => (m.records[0].sha256 = "0".repeat(64)),
+      (m: Manifest) => delete m.bm25.part.crc32,
+      (m: Manifest) => (m.statements.parts[0].crc32 = m.statements.parts[0].crc32.toUpperCase().replace(/^[0-9]/, "A")),
+      (m: Manifest) => (m.records[0].crc32 = 12345678),
+      (m: Manifest) => (m.vector_spaces[1].segments[0].head.crc32 += "0"),
+      (m: Manifest) => (m.vector_spaces[1].segments[0].head = { bytes: m.vector_spaces[1].segments[0].head.bytes, sha256: "f".repeat(63) }),
+    ]) {
+      expectIgnored(sum(edit), "the manifest is malformed");
+    }
   });
 
   it("does not use a BM25 snapshot built by another analyzer or with other BM25 parameters", () => {

@@ -6,7 +6,22 @@ import path from "node:path";
 import { manifestParts } from "../../bridge/store/checkpoint-format";
 import { STATEMENTS_VERSION } from "../../bridge/store/record-statements";
 import { checkpointStatus, copyDataDir, observe, openAt, RECORDS, touchEarlier, writeHistory } from "./checkpoint-fixtures";
-import { tempDir } from "./helpers";
+import { crc32Hex, tempDir } from "./helpers";
+
+const sha256Hex = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+/** Gives every part and vector head the manifest names a SHA-256 for its CRC-32, as formats 4 to 6 wrote them. */
+function withSha256(dir: string, manifest: any): void {
+  const resum = (sum: { crc32?: string; sha256?: string }, bytes: Buffer) => {
+    expect(sum.crc32).toBe(crc32Hex(bytes));
+    delete sum.crc32;
+    sum.sha256 = sha256Hex(bytes);
+  };
+  for (const part of manifestParts(manifest)) resum(part, fs.readFileSync(path.join(dir, part.file)));
+  for (const space of manifest.vector_spaces) {
+    for (const segment of space.segments.filter(Boolean)) resum(segment.head, fs.readFileSync(path.join(dir, segment.part.file)).subarray(0, segment.head.bytes));
+  }
+}
 
 describe("store checkpoints", () => {
   it("restores a store that answers every search, receipt and count exactly like a full journal replay", () => {
@@ -96,7 +111,7 @@ describe("store checkpoints", () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"));
     expect(manifest).toMatchObject({
       format: "dsh-dream-checkpoint",
-      version: 6,
+      version: 7,
       analyzer: expect.stringMatching(/^zh-bigram\+en-porter\/1 [0-9a-f]{16}$/),
       statements: { analyzer: expect.stringMatching(new RegExp(`^${STATEMENTS_VERSION.replace(/[+/]/g, "\\$&")} [0-9a-f]{16}$`)) },
       journal: { offset: fs.statSync(path.join(dataDir, "journal.jsonl")).size, entries: expect.any(Number) },
@@ -106,17 +121,17 @@ describe("store checkpoints", () => {
         { provider: "test", model: "m8", dim: 8 },
       ],
     });
-    // Each vector part names its head (all but the rows) with the head's own size and hash.
+    // Each vector part names its head (all but the rows) with the head's own size and CRC-32.
     for (const space of manifest.vector_spaces) {
       for (const segment of space.segments.filter(Boolean)) {
         const bytes = fs.readFileSync(path.join(dir, segment.part.file));
-        expect(segment.head.bytes).toBe(bytes.length - 4 * space.dim * segment.vectors);
-        expect(segment.head.sha256).toBe(createHash("sha256").update(bytes.subarray(0, segment.head.bytes)).digest("hex"));
+        expect(segment.head).toEqual({ bytes: bytes.length - 4 * space.dim * segment.vectors, crc32: crc32Hex(bytes.subarray(0, segment.head.bytes)) });
       }
     }
     const parts = manifestParts(manifest);
     expect(fs.readdirSync(dir).sort()).toEqual(["manifest.json", ...parts.map((p: { file: string }) => p.file)].sort());
-    for (const part of parts) expect(fs.statSync(path.join(dir, part.file)).size).toBe(part.bytes);
+    // Each part with its size and CRC-32, and nothing else.
+    for (const part of parts) expect(part).toEqual({ file: part.file, bytes: fs.statSync(path.join(dir, part.file)).size, crc32: crc32Hex(fs.readFileSync(path.join(dir, part.file))) });
   });
 
   it("reads a checkpoint of format version 4 (vector parts without codes, read whole), rows paged or kept", () => {
@@ -128,6 +143,7 @@ describe("store checkpoints", () => {
     // The checkpoint rewritten as version 4 wrote it: version 1 vector parts (header, docs, digests, rows).
     const dir = path.join(dataDir, "checkpoint");
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"));
+    withSha256(dir, manifest);
     for (const space of manifest.vector_spaces) {
       for (const segment of space.segments.filter(Boolean)) {
         const bytes = fs.readFileSync(path.join(dir, segment.part.file));
@@ -136,7 +152,7 @@ describe("store checkpoints", () => {
         header.writeUInt32LE(1, 8);
         const v1 = Buffer.concat([header, bytes.subarray(24, 24 + 36 * count), bytes.subarray(segment.head.bytes)]);
         fs.writeFileSync(path.join(dir, segment.part.file), v1);
-        segment.part = { ...segment.part, bytes: v1.length, sha256: createHash("sha256").update(v1).digest("hex") };
+        segment.part = { ...segment.part, bytes: v1.length, sha256: sha256Hex(v1) };
         delete segment.head;
       }
     }
@@ -153,7 +169,7 @@ describe("store checkpoints", () => {
           restored.importRecords(RECORDS.slice(120, 125));
           restored.checkpoint();
           const next = JSON.parse(fs.readFileSync(path.join(restored.dataDir, "checkpoint", "manifest.json"), "utf8"));
-          expect(next.version).toBe(6);
+          expect(next.version).toBe(7);
           // Every vector part written again with its head; unchanged segments keep their other parts.
           for (const space of next.vector_spaces) for (const segment of space.segments.filter(Boolean)) expect(segment.head).toBeDefined();
           expect(next.records[0]).toEqual(manifest.records[0]);
@@ -171,5 +187,60 @@ describe("store checkpoints", () => {
     } finally {
       replayed.close();
     }
+  });
+  it("reads a checkpoint of format version 6 (SHA-256 sums); the next keeps the sums of the parts it keeps", () => {
+    const dataDir = tempDir("ckpt-v6-");
+    const store = openAt(dataDir, { checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: 16, snapshotWorkerMinBytes: 0, rowsInMemoryMax: 0 } });
+    writeHistory(store, 0, 120);
+    store.checkpoint();
+    store.close();
+    const dir = path.join(dataDir, "checkpoint");
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"));
+    withSha256(dir, manifest);
+    fs.writeFileSync(path.join(dir, "manifest.json"), JSON.stringify({ ...manifest, version: 6 }));
+    const replayed = openAt(copyDataDir(dataDir, { withCheckpoint: false }), { checkpointOnCloseBytes: Infinity });
+    // With and without the worker that hashes the parts (the heads read there, rows left in the files).
+    for (const snapshotWorkerMinBytes of [0, Infinity]) {
+      const options = { checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: 16, snapshotWorkerMinBytes, rowsInMemoryMax: 0 } };
+      const restored = openAt(copyDataDir(dataDir), options);
+      try {
+        expect(checkpointStatus(restored)).toMatchObject({ used: true });
+        expect(observe(restored)).toEqual(observe(replayed));
+        restored.importRecords(RECORDS.slice(120, 125));
+        restored.checkpoint();
+        const next = JSON.parse(fs.readFileSync(path.join(restored.dataDir, "checkpoint", "manifest.json"), "utf8"));
+        expect(next.version).toBe(7);
+        // The segments the import left alone keep their parts, SHA-256 and all; the one it changed is written with CRC-32s.
+        const last = next.records.length - 1;
+        expect(next.records.slice(0, last)).toEqual(manifest.records.slice(0, last));
+        expect(Object.keys(next.records[last]).sort()).toEqual(["bytes", "crc32", "file"]);
+        const segments = next.vector_spaces[1].segments;
+        expect(segments.slice(0, last)).toEqual(manifest.vector_spaces[1].segments.slice(0, last));
+        expect(Object.keys(segments[last].head).sort()).toEqual(["bytes", "crc32"]);
+        const again = openAt(copyDataDir(restored.dataDir), options);
+        try {
+          expect(checkpointStatus(again)).toMatchObject({ used: true });
+          expect(observe(again)).toEqual(observe(restored));
+        } finally {
+          again.close();
+        }
+        // A kept part damaged is reported by its SHA-256.
+        const damagedDir = copyDataDir(restored.dataDir);
+        const kept = path.join(damagedDir, "checkpoint", next.records[0].file);
+        const bytes = fs.readFileSync(kept);
+        bytes[bytes.length >> 1] ^= 0x20;
+        fs.writeFileSync(kept, bytes);
+        const damaged = openAt(damagedDir, options);
+        try {
+          expect(checkpointStatus(damaged)).toMatchObject({ used: false, reason: "the record part does not match its SHA-256 (damaged)" });
+          expect(observe(damaged)).toEqual(observe(restored));
+        } finally {
+          damaged.close();
+        }
+      } finally {
+        restored.close();
+      }
+    }
+    replayed.close();
   });
 });

@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { crc32 } from "node:zlib";
 import { MemoryStore } from "../../bridge/store/memory-store";
 import { parseSearchRequest } from "../../bridge/store/search-request";
 
@@ -17,6 +18,11 @@ export function tempDir(prefix = "dream-"): string {
 /** Deletes every folder tempDir made in this test file; one that cannot go yet (a process still closing) is retried. */
 export function removeCreatedTempDirs(): void {
   for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+}
+
+/** The CRC-32 of `bytes` as a manifest names a part's (8 lowercase hex digits), made here with zlib. */
+export function crc32Hex(bytes: Uint8Array): string {
+  return crc32(bytes).toString(16).padStart(8, "0");
 }
 
 export function openStore(dataDir = tempDir()): MemoryStore {

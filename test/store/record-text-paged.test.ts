@@ -114,7 +114,8 @@ describe("record texts read from the checkpoint", () => {
       expect(observe(paged)).toEqual(observe(inMemory));
       expect(views(paged)).toEqual(views(inMemory));
       // The checkpoint's parts hold the texts as the in-memory store wrote them.
-      const partsOf = (store: MemoryStore) => readManifest(store.dataDir).records.map((part) => part.sha256);
+      const partsOf = (store: MemoryStore) => readManifest(store.dataDir).records.map((part) => part.crc32);
+      expect(partsOf(paged).every((sum) => /^[0-9a-f]{8}$/.test(sum ?? ""))).toBe(true);
       expect(partsOf(paged)).toEqual(partsOf(inMemory));
     } finally {
       paged.close();
@@ -391,7 +392,7 @@ describe("record texts read from the checkpoint", () => {
     fs.writeFileSync(snapshot, bytes);
     const store = openAt(dataDir, options(0));
     try {
-      expect(store.status()).toMatchObject({ checkpoint: { used: false, reason: expect.stringContaining("does not match its SHA-256") } });
+      expect(store.status()).toMatchObject({ checkpoint: { used: false, reason: expect.stringContaining("does not match its CRC-32") } });
       expect(openRecordParts(dataDir)).toEqual([]);
       expect(pagedCount(store)).toBe(0);
       expect(store.get("m-3")!.text).toBe(RECORDS[3].text);

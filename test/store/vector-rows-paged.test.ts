@@ -230,7 +230,7 @@ describe("vector rows read from the checkpoint", () => {
     fs.writeFileSync(last, bytes);
     const store = openAt(dataDir, options(true));
     try {
-      expect(checkpointStatus(store)).toMatchObject({ used: false, reason: "the vector part's head does not match its SHA-256 (damaged)" });
+      expect(checkpointStatus(store)).toMatchObject({ used: false, reason: "the vector part's head does not match its CRC-32 (damaged)" });
       expect(openFilesUnder(dataDir).filter((file) => file.startsWith("checkpoint"))).toEqual([]);
     } finally {
       store.close();
@@ -260,7 +260,7 @@ describe("vector rows read from the checkpoint", () => {
       bytes[segment.head!.bytes + 5] ^= 0x40;
       fs.writeFileSync(file, bytes);
       // The journal still holds the vector: a store that keeps its rows reads the whole part, refuses the
-      // checkpoint for its SHA-256 and replays, so it has every vector as written.
+      // checkpoint for its CRC-32 and replays, so it has every vector as written.
       const reference = openAt(copyDataDir(dataDir), options(false));
       try {
         expect(checkpointStatus(reference).used).toBe(false);

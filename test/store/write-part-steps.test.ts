@@ -1,16 +1,15 @@
 // A checkpoint part is written in steps and flushed as it goes (writePartSteps): no one fsync may have more
 // than 4 MiB of the part to write, whether the part comes as a few large chunks or many small ones made a
 // step each (a BM25 snapshot's 1 MiB chunks once left the whole 377 MB to the last fsync: 256 ms at 1M).
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { FLUSH_PENDING, writePartSteps } from "../../bridge/store/checkpoint-files";
 import type { Flusher } from "../../bridge/store/flusher";
-import { tempDir } from "./helpers";
+import { crc32Hex, tempDir } from "./helpers";
 
 const MIB = 1024 * 1024;
 
-function writeCounting(chunks: Uint8Array[], stepPerChunk: boolean): { steps: number; unsynced: number[]; file: string; sha256: string } {
+function writeCounting(chunks: Uint8Array[], stepPerChunk: boolean): { steps: number; unsynced: number[]; file: string; crc32?: string } {
   const dir = tempDir("write-part-");
   const sizes: number[] = [];
   const fsync = jest.spyOn(fs, "fsyncSync").mockImplementation(((fd: number) => {
@@ -23,7 +22,7 @@ function writeCounting(chunks: Uint8Array[], stepPerChunk: boolean): { steps: nu
     for (; !result.done; result = steps.next()) count++;
     // Bytes each fsync had to write: what the file grew by since the one before.
     const unsynced = sizes.map((size, i) => size - (i === 0 ? 0 : sizes[i - 1]));
-    return { steps: count, unsynced, file: path.join(dir, "part.bin"), sha256: result.value.sha256 };
+    return { steps: count, unsynced, file: path.join(dir, "part.bin"), crc32: result.value.crc32 };
   } finally {
     fsync.mockRestore();
   }
@@ -37,11 +36,12 @@ describe("writePartSteps", () => {
   const flushes = [...Array.from({ length: 10 }, () => 4 * MIB), 2 * MIB];
 
   it("flushes every 4 MiB when each 1 MiB chunk is a step", () => {
-    const { steps, unsynced, file, sha256 } = writeCounting(chunks, true);
+    const { steps, unsynced, file, crc32 } = writeCounting(chunks, true);
     expect(steps).toBe(43);
     expect(unsynced).toEqual(flushes);
     expect(fs.readFileSync(file).equals(whole)).toBe(true);
-    expect(sha256).toBe(createHash("sha256").update(whole).digest("hex"));
+    // Format 7: a new part's checksum is its CRC-32.
+    expect(crc32).toBe(crc32Hex(whole));
   });
 
   it("flushes every 4 MiB when one chunk is written over several steps (1 MiB each)", () => {
@@ -90,7 +90,7 @@ describe("writePartSteps", () => {
       expect(events.filter((event) => event === "step")).toHaveLength(43);
       expect(events.slice(-4)).toEqual(["pending", "pending", "done", "step"]);
       expect(fs.readFileSync(path.join(dir, "part.bin")).equals(whole)).toBe(true);
-      expect(result.value.sha256).toBe(createHash("sha256").update(whole).digest("hex"));
+      expect(result.value).toEqual({ file: "part.bin", bytes: whole.length, crc32: crc32Hex(whole) });
     } finally {
       fsync.mockRestore();
     }
