@@ -1,7 +1,7 @@
 // What a checkpoint's reader (checkpoint-reader.ts) and its worker thread (checkpoint-reader-worker.ts)
 // pass each other.
 import type { MessagePort } from "node:worker_threads";
-import type { DecodedSnapshot, SnapshotArrays } from "../index/bm25-snapshot";
+import type { Bm25Image, PostingBounds, SnapshotArrays } from "../index/bm25-snapshot";
 import type { CodesTarget } from "../index/quantize";
 import type { TermsImage } from "../index/term-dictionary";
 import type { PartHead, PartRef } from "./checkpoint-format";
@@ -26,12 +26,12 @@ export interface CheckpointReadJob {
    * thread too instead of waiting for the worker, each taking the next one left (PROGRESS_HASH_NEXT).
    */
   hashed: HashJob[];
-  /** Where the worker posts its VectorHeadsResult, its SnapshotReadResult, then its HashResult (once each). */
+  /** Where the worker posts its VectorHeadsResult, its SnapshotImageResult and SnapshotTermsResult, then its HashResult (once each). */
   vectorsPort: MessagePort;
   snapshotPort: MessagePort;
   hashedPort: MessagePort;
   /**
-   * Shared Int32Array: PROGRESS_VECTORS, PROGRESS_SNAPSHOT and PROGRESS_HASHED become 1 once posted;
+   * Shared Int32Array: PROGRESS_VECTORS, PROGRESS_DECODED, PROGRESS_SNAPSHOT and PROGRESS_HASHED become 1 once posted;
    * PROGRESS_READS counts the reads so far.
    */
   progress: Int32Array;
@@ -43,7 +43,8 @@ export const PROGRESS_READS = 2;
 export const PROGRESS_HASHED = 3;
 /** The next part of `hashed` no thread has taken to hash (each takes one with Atomics.add). */
 export const PROGRESS_HASH_NEXT = 4;
-export const PROGRESS_SLOTS = 5;
+export const PROGRESS_DECODED = 5;
+export const PROGRESS_SLOTS = 6;
 
 /**
  * A part to hash, or only its head (a vector part whose head the worker read unhashed), and its name in what a
@@ -55,8 +56,15 @@ export interface HashJob {
   name: string;
 }
 
-/** The snapshot decoded and checked, with its term dictionary built (the term text is not sent again), or why not. */
-export type SnapshotReadResult = { snapshot: DecodedSnapshot; terms: TermsImage } | { error: string; rejected: boolean };
+/**
+ * The snapshot decoded (its term text not sent), posted first: with its postings' bounds when the worker made
+ * the arrays and checked them itself, else for the opening thread to check (in the shared arrays it made)
+ * while the worker builds the term dictionary. Or why not.
+ */
+export type SnapshotImageResult = { image: Bm25Image; bounds?: PostingBounds } | { error: string; rejected: boolean };
+
+/** The snapshot's term dictionary, posted second, or why not. */
+export type SnapshotTermsResult = { terms: TermsImage } | { error: string; rejected: boolean };
 
 /** How many parts the worker found whole (all it took), or the first one that was not, or was not there. */
 export type HashResult = { hashed: number } | { error: string; rejected: boolean };

@@ -8,11 +8,11 @@ import path from "node:path";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { Bm25Index, type Bm25Params } from "../index/bm25";
 import { withHeadroom } from "../index/capacity";
-import { SNAPSHOT_HEADER_BYTES, type SnapshotArrays, type SnapshotLayout, snapshotArrays, snapshotLayout, snapshotSize } from "../index/bm25-snapshot";
+import { checkSnapshotPostings, SNAPSHOT_HEADER_BYTES, type SnapshotArrays, type SnapshotLayout, snapshotArrays, snapshotLayout, snapshotSize } from "../index/bm25-snapshot";
 import { TermDictionary } from "../index/term-dictionary";
 import { hashPart, PartBuffer, readPartStreaming } from "./checkpoint-files";
 import { CheckpointRejected, type PartRef } from "./checkpoint-format";
-import { type CheckpointReadJob, type HashJob, type HashResult, PROGRESS_HASH_NEXT, PROGRESS_HASHED, PROGRESS_READS, PROGRESS_SLOTS, PROGRESS_SNAPSHOT, PROGRESS_VECTORS, type SnapshotReadResult, type VectorHead, type VectorHeadsJob, type VectorHeadsResult } from "./checkpoint-read-job";
+import { type CheckpointReadJob, type HashJob, type HashResult, PROGRESS_DECODED, PROGRESS_HASH_NEXT, PROGRESS_HASHED, PROGRESS_READS, PROGRESS_SLOTS, PROGRESS_SNAPSHOT, PROGRESS_VECTORS, type SnapshotImageResult, type SnapshotTermsResult, type VectorHead, type VectorHeadsJob, type VectorHeadsResult } from "./checkpoint-read-job";
 import { CHECKPOINT_READER_WORKER_SOURCE } from "./checkpoint-reader-worker.generated";
 
 /** A worker that has read nothing for this long is taken for stopped (a read is at most a few MB). */
@@ -103,10 +103,15 @@ export function startCheckpointRead(
       return result?.heads;
     },
     takeSnapshot() {
-      const result = wait<SnapshotReadResult>(PROGRESS_SNAPSHOT, snapshotChannel.port1);
-      if (!result) return { bm25: readSnapshot(dir, snapshot), inWorker: false };
-      if ("error" in result) throw result.rejected ? new CheckpointRejected(result.error) : new Error(result.error);
-      return { bm25: Bm25Index.fromSnapshot(result.snapshot, TermDictionary.fromImage(result.terms), into), inWorker: true };
+      const decoded = wait<SnapshotImageResult>(PROGRESS_DECODED, snapshotChannel.port1);
+      if (!decoded) return { bm25: readSnapshot(dir, snapshot), inWorker: false };
+      if ("error" in decoded) throw decoded.rejected ? new CheckpointRejected(decoded.error) : new Error(decoded.error);
+      // Checked here, in the arrays made here, while the worker builds the term dictionary.
+      const bounds = decoded.bounds ?? checkSnapshotPostings(decoded.image, arrays!);
+      const named = wait<SnapshotTermsResult>(PROGRESS_SNAPSHOT, snapshotChannel.port1);
+      if (!named) return { bm25: readSnapshot(dir, snapshot), inWorker: false };
+      if ("error" in named) throw named.rejected ? new CheckpointRejected(named.error) : new Error(named.error);
+      return { bm25: Bm25Index.fromSnapshot({ image: decoded.image, bounds }, TermDictionary.fromImage(named.terms), into), inWorker: true };
     },
     takeHashed() {
       const result = wait<HashResult>(PROGRESS_HASHED, hashedChannel.port1);
