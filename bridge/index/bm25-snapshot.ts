@@ -315,13 +315,6 @@ export function decodeSnapshotImage(input: Uint8Array | SnapshotSource, into?: S
   return { image, arrays };
 }
 
-/**
- * Checks a decoded image's postings (each names a live doc once, the doc lengths agree with them) and fills
- * `maxTf` and `minLength` with each term's bounds; throws "corrupt snapshot: ..." on the first disagreement.
- */
-export function checkSnapshotPostings(image: Bm25Image, bounds: Pick<SnapshotArrays, "maxTf" | "minLength">): PostingBounds {
-  return checkPostings(image, bounds);
-}
 
 /** The bytes a snapshot of `layout` takes. */
 export function snapshotSize({ termCount, termUnits, postings, docCount }: SnapshotLayout): number {
@@ -361,8 +354,9 @@ function checkTermLengths(lengths: Int32Array, termUnits: number): void {
 // in the TLB, ~1.7 s at 45M postings on the reader thread against ~0.5 s now. On a mismatch, an exact pass
 // finds the doc to name. A doc twice in a term shows as postings out of order: the terms whose postings are
 // not in doc order (rare) are sorted and looked at again. The bounds an index keeps of its main postings are
-// taken in the same pass (a second one cost ~0.75 s at 1M).
-function checkPostings(image: Bm25Image, { maxTf, minLength }: Pick<SnapshotArrays, "maxTf" | "minLength">, seed = (Math.random() * 0x100000000) | 0): PostingBounds {
+// taken in the same pass (a second one cost ~0.75 s at 1M), into `maxTf` and `minLength`. Throws "corrupt
+// snapshot: ..." on the first disagreement. Exported for a worker's reader (decodeSnapshotImage).
+export function checkSnapshotPostings(image: Bm25Image, { maxTf, minLength }: Pick<SnapshotArrays, "maxTf" | "minLength">, seed = (Math.random() * 0x100000000) | 0): PostingBounds {
   const { termLengths, offsets, docs, tfs, bigTfs, docLengths } = image;
   const termCount = termLengths.length;
   if (offsets[0] !== 0 || offsets[termCount] !== docs.length) corrupt("term offsets do not span the postings");

@@ -1,9 +1,9 @@
 // A checkpoint part is written in steps and flushed as it goes (writePartSteps): no one fsync may have more
-// than 4 MiB of the part to write, whether the part comes as a few large chunks or many small ones made a
+// than FLUSH_BYTES (1 MiB) of the part to write, whether the part comes as a few large chunks or many small ones made a
 // step each (a BM25 snapshot's 1 MiB chunks once left the whole 377 MB to the last fsync: 256 ms at 1M).
 import fs from "node:fs";
 import path from "node:path";
-import { FLUSH_PENDING, writePartSteps } from "../../bridge/store/checkpoint-files";
+import { FLUSH_BYTES, FLUSH_PENDING, writePartSteps } from "../../bridge/store/checkpoint-files";
 import type { Flusher } from "../../bridge/store/flusher";
 import { crc32Hex, tempDir } from "./helpers";
 
@@ -32,10 +32,13 @@ describe("writePartSteps", () => {
   const chunks = Array.from({ length: 42 }, (_, i) => new Uint8Array(MIB).fill(i));
   const whole = Buffer.concat(chunks);
 
-  // Ten flushes of 4 MiB, and the last the 2 MiB left.
-  const flushes = [...Array.from({ length: 10 }, () => 4 * MIB), 2 * MIB];
+  // Flushes of FLUSH_BYTES, and the last what is left, if anything.
+  const full = Math.floor(whole.length / FLUSH_BYTES);
+  const flushes = [...Array.from({ length: full }, () => FLUSH_BYTES), ...(whole.length % FLUSH_BYTES ? [whole.length % FLUSH_BYTES] : [])];
 
-  it("flushes every 4 MiB when each 1 MiB chunk is a step", () => {
+  it("flushes 1 MiB at a time", () => expect(FLUSH_BYTES).toBe(MIB));
+
+  it("flushes every FLUSH_BYTES when each 1 MiB chunk is a step", () => {
     const { steps, unsynced, file, crc32 } = writeCounting(chunks, true);
     expect(steps).toBe(43);
     expect(unsynced).toEqual(flushes);
@@ -44,7 +47,7 @@ describe("writePartSteps", () => {
     expect(crc32).toBe(crc32Hex(whole));
   });
 
-  it("flushes every 4 MiB when one chunk is written over several steps (1 MiB each)", () => {
+  it("flushes every FLUSH_BYTES when one chunk is written over several steps (1 MiB each)", () => {
     const { steps, unsynced, file } = writeCounting([whole], false);
     expect(steps).toBe(43);
     expect(unsynced).toEqual(flushes);
@@ -82,11 +85,11 @@ describe("writePartSteps", () => {
       let result = steps.next();
       for (; !result.done; result = steps.next()) events.push(result.value === FLUSH_PENDING ? "pending" : "step");
       expect(fsync).not.toHaveBeenCalled();
-      // Started every 4 MiB and at the end, as the fsyncs are made without a flusher.
-      expect(started).toEqual([...Array.from({ length: 10 }, (_, i) => 4 * MIB * (i + 1)), 42 * MIB]);
+      // Started every FLUSH_BYTES and at the end, as the fsyncs are made without a flusher.
+      expect(started).toEqual(flushes.map((_, i) => Math.min(whole.length, FLUSH_BYTES * (i + 1))));
       expect(pending).toBe(0);
       // The writing goes on while a flush is under way: pending only where the next flush (or the close) waits.
-      expect(events.filter((event) => event === "pending")).toHaveLength(2 * 11);
+      expect(events.filter((event) => event === "pending")).toHaveLength(2 * flushes.length);
       expect(events.filter((event) => event === "step")).toHaveLength(43);
       expect(events.slice(-4)).toEqual(["pending", "pending", "done", "step"]);
       expect(fs.readFileSync(path.join(dir, "part.bin")).equals(whole)).toBe(true);
@@ -96,13 +99,15 @@ describe("writePartSteps", () => {
     }
   });
 
-  it("with a flusher, flushes a part of exactly 4 MiB once", () => {
+  it("with a flusher, flushes a part of exactly FLUSH_BYTES once, and one of twice that twice", () => {
     const dir = tempDir("write-part-");
     const started: number[] = [];
     const flusher: Flusher = { start: (fd) => (started.push(fs.fstatSync(fd).size), { done: () => true }) };
-    const steps = writePartSteps(dir, "part.bin", chunks.slice(0, 4), { stepPerChunk: true, flusher });
-    for (let result = steps.next(); !result.done; result = steps.next());
-    expect(started).toEqual([4 * MIB]);
+    for (const [file, count] of [["once.bin", 1], ["twice.bin", 2]] as const) {
+      const steps = writePartSteps(dir, file, [new Uint8Array(count * FLUSH_BYTES)], { stepPerChunk: true, flusher });
+      for (let result = steps.next(); !result.done; result = steps.next());
+    }
+    expect(started).toEqual([FLUSH_BYTES, FLUSH_BYTES, 2 * FLUSH_BYTES]);
   });
 
   it("with a flusher, a failed flush fails the part, and the file is closed", () => {
