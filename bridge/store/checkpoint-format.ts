@@ -22,7 +22,8 @@ export const CHECKPOINT_FORMAT = "dsh-dream-checkpoint";
 //    that reads only version 1 refuses such a checkpoint and replays the journal.
 // 7: parts (and vector heads) are written with a CRC-32 (`crc32`, part-sum.ts) rather than a SHA-256: hashing
 //    the parts was ~1.35 s of CPU of an open of a million records. A part kept from an earlier checkpoint keeps
-//    its `sha256`, so a version 7 manifest may name parts of either. Versions 4 to 6 are still read.
+//    its `sha256` until an open finds it whole (then the next checkpoint names its CRC-32), so a version 7
+//    manifest may name parts of either. Versions 4 to 6 are still read.
 export const CHECKPOINT_VERSION = 7;
 const READABLE_VERSIONS = [4, 5, 6, CHECKPOINT_VERSION];
 export const MANIFEST_FILE = "manifest.json";

@@ -66,8 +66,12 @@ export type SnapshotImageResult = { image: Bm25Image; bounds?: PostingBounds } |
 /** The snapshot's term dictionary, posted second, or why not. */
 export type SnapshotTermsResult = { terms: TermsImage } | { error: string; rejected: boolean };
 
-/** How many parts the worker found whole (all it took), or the first one that was not, or was not there. */
-export type HashResult = { hashed: number } | { error: string; rejected: boolean };
+/**
+ * How many parts the worker found whole (all it took), with the CRC-32 of each it found whole by its SHA-256
+ * (by index in `hashed`: the opening thread gives them the CRC-32, as a find there does, part-sum.ts); or the
+ * first one that was not whole, or was not there.
+ */
+export type HashResult = { hashed: number; upgraded: Array<[number, string]> } | { error: string; rejected: boolean };
 
 /** What a vector part's head holds but its codes, which are in the index's memory already. */
 export interface VectorHead {

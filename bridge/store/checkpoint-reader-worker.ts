@@ -113,11 +113,16 @@ function hashParts({ dir, hashed, progress }: CheckpointReadJob): Posted<HashRes
   try {
     const buffer = new PartBuffer();
     let done = 0;
+    const upgraded: Array<[number, string]> = [];
     for (let next = Atomics.add(progress, PROGRESS_HASH_NEXT, 1); next < hashed.length; next = Atomics.add(progress, PROGRESS_HASH_NEXT, 1), done++) {
+      // This thread's copy of the sum: one found whole by its SHA-256 becomes its CRC-32 (PartHasher.matches).
+      const sum = hashed[next].head ?? hashed[next].part;
+      const bySha = sum.sha256 !== undefined;
       hashPart(dir, hashed[next], buffer);
+      if (bySha) upgraded.push([next, sum.crc32!]);
       Atomics.add(progress, PROGRESS_READS, 1);
     }
-    return { result: { hashed: done }, transfer: [] };
+    return { result: { hashed: done, upgraded }, transfer: [] };
   } catch (error) {
     return failure(error);
   }

@@ -12,6 +12,7 @@ import { checkSnapshotPostings, SNAPSHOT_HEADER_BYTES, type SnapshotArrays, type
 import { TermDictionary } from "../index/term-dictionary";
 import { hashPart, PartBuffer, readPartStreaming } from "./checkpoint-files";
 import { CheckpointRejected, type PartRef } from "./checkpoint-format";
+import { upgradeSum } from "./part-sum";
 import { type CheckpointReadJob, type HashJob, type HashResult, PROGRESS_DECODED, PROGRESS_HASH_NEXT, PROGRESS_HASHED, PROGRESS_READS, PROGRESS_SLOTS, PROGRESS_SNAPSHOT, PROGRESS_VECTORS, type SnapshotImageResult, type SnapshotTermsResult, type VectorHead, type VectorHeadsJob, type VectorHeadsResult } from "./checkpoint-read-job";
 import { CHECKPOINT_READER_WORKER_SOURCE } from "./checkpoint-reader-worker.generated";
 
@@ -33,8 +34,8 @@ export interface CheckpointRead {
   /** The index, once the worker has it (read here instead when it did not start or stalled); `inWorker` says which. */
   takeSnapshot(): { bm25: Bm25Index; inWorker: boolean };
   /**
-   * Returns once every part of `hashed` was found whole (its SHA-256 what the manifest says), by the worker
-   * or here; throws the first damage found, as reading the part here would. What the worker has not taken
+   * Returns once every part of `hashed` was found whole (its checksum what the manifest says), by the worker
+   * or here, each found by its SHA-256 given its CRC-32 instead (part-sum.ts); throws the first damage found, as reading the part here would. What the worker has not taken
    * when this thread would wait for it (here or in another take) is hashed here; when the worker stops, all
    * that this thread did not hash.
    */
@@ -116,7 +117,10 @@ export function startCheckpointRead(
     takeHashed() {
       const result = wait<HashResult>(PROGRESS_HASHED, hashedChannel.port1);
       if (result && "error" in result) throw result.rejected ? new CheckpointRejected(result.error) : new Error(result.error);
-      if (result) return;
+      if (result) {
+        for (const [i, crc] of result.upgraded) upgradeSum(hashed[i].head ?? hashed[i].part, crc);
+        return;
+      }
       // No word from the worker: it may have taken parts it never hashed.
       hashed.forEach((job, i) => hashedHere.has(i) || hashPart(dir, job, buffer));
     },

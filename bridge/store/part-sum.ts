@@ -1,6 +1,6 @@
 // A checkpoint part's checksum, which an open checks before it uses what it decoded from the part. Parts are
-// written with a CRC-32 (format 7 on); those written before carry a SHA-256, and a later checkpoint that keeps
-// such a part keeps its sum. The sum guards against damage on disk, not against someone who can write the
+// written with a CRC-32 (format 7 on); those written before carry a SHA-256 until an open finds them whole,
+// and the checkpoint after it names them by their CRC-32 (PartHasher). The sum guards against damage on disk, not against someone who can write the
 // checkpoint directory (they could rewrite the manifest too): CRC-32 runs ~3.4 times as fast as SHA-256 on the
 // benchmark VM, and hashing the parts was ~1.35 s of CPU of the open of a million records.
 import { createHash, type Hash } from "node:crypto";
@@ -33,7 +33,12 @@ export function sumName(sum: PartSum): string {
   return sum.crc32 !== undefined ? "CRC-32" : "SHA-256";
 }
 
-/** Takes bytes as they come and tells whether they make `expected` (or, with none, the sum a new part gets). */
+/**
+ * Takes bytes as they come and tells whether they make `expected` (or, with none, the sum a new part gets).
+ * The CRC-32 is taken of a SHA-256 part too: once the part is found whole, its sum becomes that CRC-32
+ * (upgradeSum), which the next checkpoint writes for the part it keeps. A store's parts from before format 7
+ * are so hashed with SHA-256 once more, not at every open.
+ */
 export class PartHasher {
   private crc = 0;
   private readonly sha: Hash | undefined;
@@ -44,20 +49,40 @@ export class PartHasher {
   }
 
   update(bytes: Uint8Array): void {
-    if (this.sha) this.sha.update(bytes);
-    else this.crc = crc32(bytes, this.crc);
+    this.sha?.update(bytes);
+    this.crc = crc32(bytes, this.crc);
   }
 
   /** The sum of the bytes given so far (once: a SHA-256 is finished by it). */
   sum(): PartSum {
-    return this.sha ? { sha256: this.sha.digest("hex") } : { crc32: this.crc.toString(16).padStart(8, "0") };
+    return this.sha ? { sha256: this.sha.digest("hex") } : { crc32: this.crcHex() };
   }
 
-  /** Whether the bytes given so far have the sum `expected` (of this hasher's kind); once, as sum(). */
+  /**
+   * Whether the bytes given so far have the sum `expected` (of this hasher's kind); once, as sum(). A SHA-256
+   * that matches is replaced on `expected` by the CRC-32 of the same bytes (upgradeSum).
+   */
   matches(expected: PartSum): boolean {
     const sum = this.sum();
-    return sum.crc32 !== undefined ? sum.crc32 === expected.crc32 : sum.sha256 === expected.sha256;
+    if (sum.crc32 !== undefined) return sum.crc32 === expected.crc32;
+    if (sum.sha256 !== expected.sha256) return false;
+    upgradeSum(expected, this.crcHex());
+    return true;
   }
+
+  private crcHex(): string {
+    return this.crc.toString(16).padStart(8, "0");
+  }
+}
+
+/**
+ * Gives a part (or head) found whole by its SHA-256 the CRC-32 `crc` of the same bytes instead, in place: the
+ * manifest's object, which a checkpoint that keeps the part writes again. A part's file never changes.
+ */
+export function upgradeSum(sum: PartSum, crc: string): void {
+  const upgraded = sum as { crc32?: string; sha256?: string };
+  delete upgraded.sha256;
+  upgraded.crc32 = crc;
 }
 
 /** The sum of `bytes` (CRC-32 unless `like` is a SHA-256). */

@@ -11,6 +11,7 @@ import { VectorIndex } from "../../bridge/index/vector-index";
 import { type PartSource, readPart, readPartStreaming } from "../../bridge/store/checkpoint-files";
 import { decodeVectorPart } from "../../bridge/store/checkpoint-parts";
 import { readSnapshot, startCheckpointRead } from "../../bridge/store/checkpoint-reader";
+import { type HashJob, PROGRESS_DECODED, PROGRESS_HASH_NEXT, PROGRESS_HASHED, PROGRESS_SNAPSHOT, PROGRESS_VECTORS } from "../../bridge/store/checkpoint-read-job";
 import { openAt, readManifest, writeHistory } from "./checkpoint-fixtures";
 import { seededRandom } from "../fixtures/seeded-random";
 import { crc32Hex, tempDir } from "./helpers";
@@ -198,13 +199,49 @@ describe("the BM25 snapshot read on a worker thread", () => {
     }
   });
 
+  it("gives the parts the worker found whole by their SHA-256 the CRC-32 it sends back", () => {
+    const { dir, part } = snapshotPart();
+    // A worker that takes every part to hash before this thread can, and says it found part 1 (a head) and
+    // part 2 whole by their SHA-256, with these CRC-32s.
+    const workerSource = `
+      const { workerData: job } = require("node:worker_threads");
+      const post = (port, slot, message) => { port.postMessage(message); Atomics.store(job.progress, slot, 1); Atomics.notify(job.progress, slot); };
+      while (Atomics.add(job.progress, ${PROGRESS_HASH_NEXT}, 1) < job.hashed.length);
+      require("node:fs").writeFileSync(require("node:path").join(job.dir, "taken"), "");
+      post(job.vectorsPort, ${PROGRESS_VECTORS}, { heads: [] });
+      post(job.snapshotPort, ${PROGRESS_DECODED}, { error: "no snapshot here", rejected: true });
+      post(job.snapshotPort, ${PROGRESS_SNAPSHOT}, { error: "no snapshot here", rejected: true });
+      post(job.hashedPort, ${PROGRESS_HASHED}, { hashed: job.hashed.length, upgraded: [[1, "0badc0de"], [2, "00c0ffee"]] });`;
+    const sha = "5".repeat(64);
+    const hashed = [
+      { part: { file: "a.jsonl", bytes: 1, sha256: sha }, name: "record" },
+      { part: { file: "v.bin", bytes: 9, crc32: "12345678" }, head: { bytes: 4, sha256: sha }, name: "vector" },
+      { part: { file: "b.jsonl", bytes: 2, sha256: sha }, name: "record" },
+    ] as HashJob[];
+    const read = startCheckpointRead(dir, part, [], { hashed, workerSource });
+    try {
+      // Once the worker has taken them all (a take here would hash the next one left itself).
+      const sleep = new Int32Array(new SharedArrayBuffer(4));
+      for (let waited = 0; !fs.existsSync(path.join(dir, "taken")) && waited < 30_000; waited += 10) Atomics.wait(sleep, 0, 0, 10);
+      read.takeHashed();
+    } finally {
+      read.cancel();
+    }
+    expect(hashed.map(({ part, head }) => ({ part, head }))).toEqual([
+      { part: { file: "a.jsonl", bytes: 1, sha256: sha }, head: undefined },
+      { part: { file: "v.bin", bytes: 9, crc32: "12345678" }, head: { bytes: 4, crc32: "0badc0de" } },
+      { part: { file: "b.jsonl", bytes: 2, crc32: "00c0ffee" }, head: undefined },
+    ]);
+  });
+
   it("finds the parts it is given to hash whole, and reports the first damaged or missing one as reading it here would", () => {
     const { dir, part } = snapshotPart();
     // Parts of format 7 (a CRC-32) and of those before (a SHA-256), as a checkpoint that kept older parts names them.
+    const contents = (name: string) => Buffer.from(`records of ${name}\n`.repeat(1000));
+    const shaPart = (name: string): PartRef => ({ file: `${name}.jsonl`, bytes: contents(name).length, sha256: createHash("sha256").update(contents(name)).digest("hex") });
     const parts = ["a", "b", "c"].map((name): PartRef => {
-      const bytes = Buffer.from(`records of ${name}\n`.repeat(1000));
-      fs.writeFileSync(path.join(dir, `${name}.jsonl`), bytes);
-      return name === "c" ? { file: `${name}.jsonl`, bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") } : { file: `${name}.jsonl`, bytes: bytes.length, crc32: crc32Hex(bytes) };
+      fs.writeFileSync(path.join(dir, `${name}.jsonl`), contents(name));
+      return name === "c" ? shaPart(name) : { file: `${name}.jsonl`, bytes: contents(name).length, crc32: crc32Hex(contents(name)) };
     });
     const hashedBy = (hashed: PartRef[]) => {
       const read = startCheckpointRead(dir, part, [], { hashed: hashed.map((p) => ({ part: p, name: "record" })) });
@@ -217,6 +254,8 @@ describe("the BM25 snapshot read on a worker thread", () => {
       }
     };
     expect(hashedBy(parts)).toBe(true);
+    // The part found whole by its SHA-256 is named by its CRC-32 from then on (by whichever thread hashed it).
+    expect(parts[2]).toEqual({ file: "c.jsonl", bytes: contents("c").length, crc32: crc32Hex(contents("c")) });
     expect(hashedBy([])).toBe(true);
     const damaged = fs.readFileSync(path.join(dir, "b.jsonl"));
     damaged[500] ^= 0x20;
@@ -225,7 +264,11 @@ describe("the BM25 snapshot read on a worker thread", () => {
     expect(here).toEqual(["CheckpointRejected", "the record part does not match its CRC-32 (damaged)"]);
     expect(thrown(() => hashedBy(parts))).toEqual(here);
     fs.writeFileSync(path.join(dir, "c.jsonl"), damaged);
-    expect(thrown(() => hashedBy([parts[0], parts[2]]))).toEqual(["CheckpointRejected", "the record part does not match its SHA-256 (damaged)"]);
+    expect(thrown(() => hashedBy([parts[0], parts[2]]))).toEqual(["CheckpointRejected", "the record part does not match its CRC-32 (damaged)"]);
+    const unverified = shaPart("c");
+    expect(thrown(() => hashedBy([parts[0], unverified]))).toEqual(["CheckpointRejected", "the record part does not match its SHA-256 (damaged)"]);
+    // A damaged one keeps its SHA-256.
+    expect(unverified).toEqual(shaPart("c"));
     fs.rmSync(path.join(dir, "b.jsonl"));
     expect(thrown(() => hashedBy(parts))).toEqual(["CheckpointRejected", "the record part b.jsonl is missing"]);
   });

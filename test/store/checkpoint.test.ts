@@ -172,7 +172,8 @@ describe("store checkpoints", () => {
           expect(next.version).toBe(7);
           // Every vector part written again with its head; unchanged segments keep their other parts.
           for (const space of next.vector_spaces) for (const segment of space.segments.filter(Boolean)) expect(segment.head).toBeDefined();
-          expect(next.records[0]).toEqual(manifest.records[0]);
+          // Found whole by its SHA-256 at the open: named by its CRC-32 now.
+          expect(next.records[0]).toEqual({ file: manifest.records[0].file, bytes: manifest.records[0].bytes, crc32: crc32Hex(fs.readFileSync(path.join(dir, manifest.records[0].file))) });
           const again = openAt(copyDataDir(restored.dataDir), { checkpointOnCloseBytes: Infinity, checkpoint: { rowsInMemoryMax } });
           try {
             expect(checkpointStatus(again)).toMatchObject({ used: true });
@@ -188,7 +189,7 @@ describe("store checkpoints", () => {
       replayed.close();
     }
   });
-  it("reads a checkpoint of format version 6 (SHA-256 sums); the next keeps the sums of the parts it keeps", () => {
+  it("reads a checkpoint of format version 6 (SHA-256 sums); the next names the parts the open found whole by their CRC-32", () => {
     const dataDir = tempDir("ckpt-v6-");
     const store = openAt(dataDir, { checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: 16, snapshotWorkerMinBytes: 0, rowsInMemoryMax: 0 } });
     writeHistory(store, 0, 120);
@@ -199,9 +200,23 @@ describe("store checkpoints", () => {
     withSha256(dir, manifest);
     fs.writeFileSync(path.join(dir, "manifest.json"), JSON.stringify({ ...manifest, version: 6 }));
     const replayed = openAt(copyDataDir(dataDir, { withCheckpoint: false }), { checkpointOnCloseBytes: Infinity });
+    const crcOf = (file: string, bytes?: number) => crc32Hex(fs.readFileSync(path.join(dir, file)).subarray(0, bytes));
     // With and without the worker that hashes the parts (the heads read there, rows left in the files).
     for (const snapshotWorkerMinBytes of [0, Infinity]) {
       const options = { checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: 16, snapshotWorkerMinBytes, rowsInMemoryMax: 0 } };
+      // A part damaged is reported by its SHA-256.
+      const damagedDir = copyDataDir(dataDir);
+      const kept = path.join(damagedDir, "checkpoint", manifest.records[0].file);
+      const bytes = fs.readFileSync(kept);
+      bytes[bytes.length >> 1] ^= 0x20;
+      fs.writeFileSync(kept, bytes);
+      const damaged = openAt(damagedDir, options);
+      try {
+        expect(checkpointStatus(damaged)).toMatchObject({ used: false, reason: "the record part does not match its SHA-256 (damaged)" });
+        expect(observe(damaged)).toEqual(observe(replayed));
+      } finally {
+        damaged.close();
+      }
       const restored = openAt(copyDataDir(dataDir), options);
       try {
         expect(checkpointStatus(restored)).toMatchObject({ used: true });
@@ -210,32 +225,26 @@ describe("store checkpoints", () => {
         restored.checkpoint();
         const next = JSON.parse(fs.readFileSync(path.join(restored.dataDir, "checkpoint", "manifest.json"), "utf8"));
         expect(next.version).toBe(7);
-        // The segments the import left alone keep their parts, SHA-256 and all; the one it changed is written with CRC-32s.
+        // The segments the import left alone keep their files; those the open found whole (the record and
+        // statement parts, the vector heads) are named by their CRC-32 now. A vector part's whole sum, not
+        // read with its rows left in the file, stays a SHA-256.
         const last = next.records.length - 1;
-        expect(next.records.slice(0, last)).toEqual(manifest.records.slice(0, last));
-        expect(Object.keys(next.records[last]).sort()).toEqual(["bytes", "crc32", "file"]);
+        expect(next.records.slice(0, last)).toEqual(manifest.records.slice(0, last).map(({ file, bytes }: { file: string; bytes: number }) => ({ file, bytes, crc32: crcOf(file) })));
+        expect(next.statements.parts.slice(0, last)).toEqual(manifest.statements.parts.slice(0, last).map(({ file, bytes }: { file: string; bytes: number }) => ({ file, bytes, crc32: crcOf(file) })));
         const segments = next.vector_spaces[1].segments;
-        expect(segments.slice(0, last)).toEqual(manifest.vector_spaces[1].segments.slice(0, last));
-        expect(Object.keys(segments[last].head).sort()).toEqual(["bytes", "crc32"]);
+        expect(segments.slice(0, last)).toEqual(
+          manifest.vector_spaces[1].segments.slice(0, last).map((segment: { vectors: number; part: { file: string }; head: { bytes: number } } | null) =>
+            segment === null ? null : { ...segment, head: { bytes: segment.head.bytes, crc32: crcOf(segment.part.file, segment.head.bytes) } },
+          ),
+        );
+        expect(segments.slice(0, last).every((segment: { part: { sha256?: string } } | null) => segment === null || segment.part.sha256 !== undefined)).toBe(true);
+        expect(Object.keys(next.records[last]).sort()).toEqual(["bytes", "crc32", "file"]);
         const again = openAt(copyDataDir(restored.dataDir), options);
         try {
           expect(checkpointStatus(again)).toMatchObject({ used: true });
           expect(observe(again)).toEqual(observe(restored));
         } finally {
           again.close();
-        }
-        // A kept part damaged is reported by its SHA-256.
-        const damagedDir = copyDataDir(restored.dataDir);
-        const kept = path.join(damagedDir, "checkpoint", next.records[0].file);
-        const bytes = fs.readFileSync(kept);
-        bytes[bytes.length >> 1] ^= 0x20;
-        fs.writeFileSync(kept, bytes);
-        const damaged = openAt(damagedDir, options);
-        try {
-          expect(checkpointStatus(damaged)).toMatchObject({ used: false, reason: "the record part does not match its SHA-256 (damaged)" });
-          expect(observe(damaged)).toEqual(observe(restored));
-        } finally {
-          damaged.close();
         }
       } finally {
         restored.close();
