@@ -35,9 +35,9 @@ export interface CheckpointRead {
   takeSnapshot(): { bm25: Bm25Index; inWorker: boolean };
   /**
    * Returns once every part of `hashed` was found whole (its checksum what the manifest says), by the worker
-   * or here, each found by its SHA-256 given its CRC-32 instead (part-sum.ts); throws the first damage found, as reading the part here would. What the worker has not taken
-   * when this thread would wait for it (here or in another take) is hashed here; when the worker stops, all
-   * that this thread did not hash.
+   * or here, each found by its SHA-256 given its CRC-32 instead (part-sum.ts); throws the first damage found,
+   * as reading the part here would. What the worker has not taken when this thread would wait for it (here
+   * or in another take) is hashed here; when the worker stops, all that this thread did not hash.
    */
   takeHashed(): void;
   /** Stops the worker, if it is still running: the open failed, or has what it needs. */

@@ -1,8 +1,9 @@
 // A checkpoint part's checksum, which an open checks before it uses what it decoded from the part. Parts are
 // written with a CRC-32 (format 7 on); those written before carry a SHA-256 until an open finds them whole,
-// and the checkpoint after it names them by their CRC-32 (PartHasher). The sum guards against damage on disk, not against someone who can write the
-// checkpoint directory (they could rewrite the manifest too): CRC-32 runs ~3.4 times as fast as SHA-256 on the
-// benchmark VM, and hashing the parts was ~1.35 s of CPU of the open of a million records.
+// and the checkpoint after it names them by their CRC-32 (PartHasher). The sum guards against damage on disk,
+// not against someone who can write the checkpoint directory (they could rewrite the manifest too): CRC-32
+// runs ~3.4 times as fast as SHA-256 on the benchmark VM, and hashing the parts was ~1.35 s of CPU of the
+// open of a million records.
 import { createHash, type Hash } from "node:crypto";
 import { crc32 } from "node:zlib";
 
