@@ -138,7 +138,7 @@ describe("the BM25 snapshot read on a worker thread", () => {
     expect(thrown(() => takeInWorker(dir, corruptPart))).toEqual(here);
   });
 
-  it("reads the part unhashed when it is one of the parts to hash, and still reports damage as damage", () => {
+  it("reads a part unhashed when asked (hashing it whole when it does not decode), and on the worker reports damage as damage", () => {
     const { dir, part: shaPart, index } = snapshotPart();
     const bytes = fs.readFileSync(path.join(dir, shaPart.file));
     // The last term's last letter another (one no term has): it still decodes.

@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { manifestParts } from "../../bridge/store/checkpoint-format";
+import type { MemoryStore, StoreOptions } from "../../bridge/store/memory-store";
 import { STATEMENTS_VERSION } from "../../bridge/store/record-statements";
 import { checkpointStatus, copyDataDir, observe, openAt, RECORDS, touchEarlier, writeHistory } from "./checkpoint-fixtures";
 import { crc32Hex, tempDir } from "./helpers";
@@ -20,6 +21,17 @@ function withSha256(dir: string, manifest: any): void {
   for (const part of manifestParts(manifest)) resum(part, fs.readFileSync(path.join(dir, part.file)));
   for (const space of manifest.vector_spaces) {
     for (const segment of space.segments.filter(Boolean)) resum(segment.head, fs.readFileSync(path.join(dir, segment.part.file)).subarray(0, segment.head.bytes));
+  }
+}
+
+/** A copy of `store`'s data directory opens from its checkpoint to the same state. */
+function expectReopensAs(store: MemoryStore, options: Partial<StoreOptions>): void {
+  const again = openAt(copyDataDir(store.dataDir), options);
+  try {
+    expect(checkpointStatus(again)).toMatchObject({ used: true });
+    expect(observe(again)).toEqual(observe(store));
+  } finally {
+    again.close();
   }
 }
 
@@ -174,13 +186,7 @@ describe("store checkpoints", () => {
           for (const space of next.vector_spaces) for (const segment of space.segments.filter(Boolean)) expect(segment.head).toBeDefined();
           // Found whole by its SHA-256 at the open: named by its CRC-32 now.
           expect(next.records[0]).toEqual({ file: manifest.records[0].file, bytes: manifest.records[0].bytes, crc32: crc32Hex(fs.readFileSync(path.join(dir, manifest.records[0].file))) });
-          const again = openAt(copyDataDir(restored.dataDir), { checkpointOnCloseBytes: Infinity, checkpoint: { rowsInMemoryMax } });
-          try {
-            expect(checkpointStatus(again)).toMatchObject({ used: true });
-            expect(observe(again)).toEqual(observe(restored));
-          } finally {
-            again.close();
-          }
+          expectReopensAs(restored, { checkpointOnCloseBytes: Infinity, checkpoint: { rowsInMemoryMax } });
         } finally {
           restored.close();
         }
@@ -202,54 +208,51 @@ describe("store checkpoints", () => {
     const replayed = openAt(copyDataDir(dataDir, { withCheckpoint: false }), { checkpointOnCloseBytes: Infinity });
     const crcOf = (file: string, bytes?: number) => crc32Hex(fs.readFileSync(path.join(dir, file)).subarray(0, bytes));
     // With and without the worker that hashes the parts (the heads read there, rows left in the files).
-    for (const snapshotWorkerMinBytes of [0, Infinity]) {
-      const options = { checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: 16, snapshotWorkerMinBytes, rowsInMemoryMax: 0 } };
-      // A part damaged is reported by its SHA-256.
-      const damagedDir = copyDataDir(dataDir);
-      const kept = path.join(damagedDir, "checkpoint", manifest.records[0].file);
-      const bytes = fs.readFileSync(kept);
-      bytes[bytes.length >> 1] ^= 0x20;
-      fs.writeFileSync(kept, bytes);
-      const damaged = openAt(damagedDir, options);
-      try {
-        expect(checkpointStatus(damaged)).toMatchObject({ used: false, reason: "the record part does not match its SHA-256 (damaged)" });
-        expect(observe(damaged)).toEqual(observe(replayed));
-      } finally {
-        damaged.close();
-      }
-      const restored = openAt(copyDataDir(dataDir), options);
-      try {
-        expect(checkpointStatus(restored)).toMatchObject({ used: true });
-        expect(observe(restored)).toEqual(observe(replayed));
-        restored.importRecords(RECORDS.slice(120, 125));
-        restored.checkpoint();
-        const next = JSON.parse(fs.readFileSync(path.join(restored.dataDir, "checkpoint", "manifest.json"), "utf8"));
-        expect(next.version).toBe(7);
-        // The segments the import left alone keep their files; those the open found whole (the record and
-        // statement parts, the vector heads) are named by their CRC-32 now. A vector part's whole sum, not
-        // read with its rows left in the file, stays a SHA-256.
-        const last = next.records.length - 1;
-        expect(next.records.slice(0, last)).toEqual(manifest.records.slice(0, last).map(({ file, bytes }: { file: string; bytes: number }) => ({ file, bytes, crc32: crcOf(file) })));
-        expect(next.statements.parts.slice(0, last)).toEqual(manifest.statements.parts.slice(0, last).map(({ file, bytes }: { file: string; bytes: number }) => ({ file, bytes, crc32: crcOf(file) })));
-        const segments = next.vector_spaces[1].segments;
-        expect(segments.slice(0, last)).toEqual(
-          manifest.vector_spaces[1].segments.slice(0, last).map((segment: { vectors: number; part: { file: string }; head: { bytes: number } } | null) =>
-            segment === null ? null : { ...segment, head: { bytes: segment.head.bytes, crc32: crcOf(segment.part.file, segment.head.bytes) } },
-          ),
-        );
-        expect(segments.slice(0, last).every((segment: { part: { sha256?: string } } | null) => segment === null || segment.part.sha256 !== undefined)).toBe(true);
-        expect(Object.keys(next.records[last]).sort()).toEqual(["bytes", "crc32", "file"]);
-        const again = openAt(copyDataDir(restored.dataDir), options);
+    try {
+      for (const snapshotWorkerMinBytes of [0, Infinity]) {
+        const options = { checkpointOnCloseBytes: Infinity, checkpoint: { segmentDocs: 16, snapshotWorkerMinBytes, rowsInMemoryMax: 0 } };
+        // A part damaged is reported by its SHA-256.
+        const damagedDir = copyDataDir(dataDir);
+        const kept = path.join(damagedDir, "checkpoint", manifest.records[0].file);
+        const bytes = fs.readFileSync(kept);
+        bytes[bytes.length >> 1] ^= 0x20;
+        fs.writeFileSync(kept, bytes);
+        const damaged = openAt(damagedDir, options);
         try {
-          expect(checkpointStatus(again)).toMatchObject({ used: true });
-          expect(observe(again)).toEqual(observe(restored));
+          expect(checkpointStatus(damaged)).toMatchObject({ used: false, reason: "the record part does not match its SHA-256 (damaged)" });
+          expect(observe(damaged)).toEqual(observe(replayed));
         } finally {
-          again.close();
+          damaged.close();
         }
-      } finally {
-        restored.close();
+        const restored = openAt(copyDataDir(dataDir), options);
+        try {
+          expect(checkpointStatus(restored)).toMatchObject({ used: true });
+          expect(observe(restored)).toEqual(observe(replayed));
+          restored.importRecords(RECORDS.slice(120, 125));
+          restored.checkpoint();
+          const next = JSON.parse(fs.readFileSync(path.join(restored.dataDir, "checkpoint", "manifest.json"), "utf8"));
+          expect(next.version).toBe(7);
+          // The segments the import left alone keep their files; those the open found whole (the record and
+          // statement parts, the vector heads) are named by their CRC-32 now. A vector part's whole sum, not
+          // read with its rows left in the file, stays a SHA-256.
+          const last = next.records.length - 1;
+          expect(next.records.slice(0, last)).toEqual(manifest.records.slice(0, last).map(({ file, bytes }: { file: string; bytes: number }) => ({ file, bytes, crc32: crcOf(file) })));
+          expect(next.statements.parts.slice(0, last)).toEqual(manifest.statements.parts.slice(0, last).map(({ file, bytes }: { file: string; bytes: number }) => ({ file, bytes, crc32: crcOf(file) })));
+          const segments = next.vector_spaces[1].segments;
+          expect(segments.slice(0, last)).toEqual(
+            manifest.vector_spaces[1].segments.slice(0, last).map((segment: { vectors: number; part: { file: string }; head: { bytes: number } } | null) =>
+              segment === null ? null : { ...segment, head: { bytes: segment.head.bytes, crc32: crcOf(segment.part.file, segment.head.bytes) } },
+            ),
+          );
+          expect(segments.slice(0, last).every((segment: { part: { sha256?: string } } | null) => segment === null || segment.part.sha256 !== undefined)).toBe(true);
+          expect(Object.keys(next.records[last]).sort()).toEqual(["bytes", "crc32", "file"]);
+          expectReopensAs(restored, options);
+        } finally {
+          restored.close();
+        }
       }
+    } finally {
+      replayed.close();
     }
-    replayed.close();
   });
 });
