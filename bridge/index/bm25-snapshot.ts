@@ -355,51 +355,175 @@ function checkTermLengths(lengths: Int32Array, termUnits: number): void {
 // finds the doc to name. A doc twice in a term shows as postings out of order: the terms whose postings are
 // not in doc order (rare) are sorted and looked at again. The bounds an index keeps of its main postings are
 // taken in the same pass (a second one cost ~0.75 s at 1M), into `maxTf` and `minLength`. Throws "corrupt
-// snapshot: ..." on the first disagreement. Exported for a worker's reader (decodeSnapshotImage).
-export function checkSnapshotPostings(image: Bm25Image, { maxTf, minLength }: Pick<SnapshotArrays, "maxTf" | "minLength">, seed = (Math.random() * 0x100000000) | 0): PostingBounds {
-  const { termLengths, offsets, docs, tfs, bigTfs, docLengths } = image;
-  const termCount = termLengths.length;
-  if (offsets[0] !== 0 || offsets[termCount] !== docs.length) corrupt("term offsets do not span the postings");
-  const docCount = docLengths.length;
-  let owed = 0;
-  for (let doc = 0; doc < docCount; doc++) {
-    const length = docLengths[doc];
-    if (length < -1) corrupt(`doc ${doc} length ${length} disagrees with its postings`);
-    if (length > 0) owed = (owed + Math.imul(docWeight(doc, seed), length)) | 0;
+// snapshot: ..." on the first disagreement. The pass is a PostingCheck of one piece.
+export function checkSnapshotPostings(image: Bm25Image, bounds: Pick<SnapshotArrays, "maxTf" | "minLength">, seed = drawCheckSeed()): PostingBounds {
+  const check = new PostingCheck(image, bounds, seed, 1);
+  const { owed, unordered } = check.piece(0);
+  return check.finish(owed, unordered);
+}
+
+/** A seed for a check of the postings' sums (checkSnapshotPostings): each check draws its own. */
+export function drawCheckSeed(): number {
+  return (Math.random() * 0x100000000) | 0;
+}
+
+/** How many pieces a shared check cuts the postings into: a piece is ~1.5 % of them (~10 ms at 1M). */
+export const CHECK_PIECES = 64;
+
+/**
+ * checkSnapshotPostings in pieces of about equal postings (whole terms each), which threads can share: a
+ * checkpoint's reader and its worker each take the next piece left (checkpoint-reader.ts), each with a
+ * PostingCheck of its own over the same image, bounds (shared memory: each piece writes its own terms') and
+ * seed. What each piece owes is added up (mod 2^32), its terms out of doc order gathered, and both given to
+ * finish() once every piece is checked. A piece throws "corrupt snapshot: ..." as the whole check would.
+ */
+export class PostingCheck {
+  /** Piece k holds terms [firstTerms[k], firstTerms[k + 1]). */
+  private readonly firstTerms: Int32Array;
+  /** Where the postings whose tf is in `bigTfs` lie, in order. */
+  private readonly bigAt: Int32Array;
+
+  constructor(
+    private readonly image: Bm25Image,
+    private readonly bounds: Pick<SnapshotArrays, "maxTf" | "minLength">,
+    private readonly seed: number,
+    pieces = CHECK_PIECES,
+  ) {
+    const { termLengths, offsets, docs } = image;
+    const termCount = termLengths.length;
+    if (offsets[0] !== 0 || offsets[termCount] !== docs.length) corrupt("term offsets do not span the postings");
+    this.firstTerms = new Int32Array(pieces + 1);
+    for (let k = 1; k < pieces; k++) this.firstTerms[k] = firstTermFrom(offsets, this.firstTerms[k - 1], termCount, Math.floor((k * docs.length) / pieces));
+    this.firstTerms[pieces] = termCount;
+    this.bigAt = Int32Array.from(image.bigTfs.keys()).sort();
   }
-  const unordered: number[] = [];
-  for (let t = 0; t < termCount; t++) {
-    const start = offsets[t];
-    const end = offsets[t + 1];
-    if (end < start) corrupt(`term offsets decrease at term ${t}`);
-    let termMaxTf = 0;
-    let termMinLength = 0x7fffffff;
-    let previous = -1;
-    let ordered = true;
-    for (let p = start; p < end; p++) {
-      const doc = docs[p];
-      const length = doc >= 0 && doc < docCount ? docLengths[doc] : -1;
-      if (length < 0) corrupt(`posting ${p} names doc ${doc}, which is not live`);
-      const tf = tfs[p] === TF_BIG ? bigTfs.get(p)! : tfs[p];
-      owed = (owed - Math.imul(docWeight(doc, seed), tf)) | 0;
-      if (tf > termMaxTf) termMaxTf = tf;
-      if (length < termMinLength) termMinLength = length;
-      if (doc <= previous) ordered = false;
-      previous = doc;
+
+  get pieces(): number {
+    return this.firstTerms.length - 1;
+  }
+
+  /**
+   * Checks the postings of piece `k` and writes its terms' bounds; returns what its tfs owe, weighted (to be
+   * added to every other piece's), and its terms whose postings are not in doc order.
+   */
+  piece(k: number): { owed: number; unordered: number[] } {
+    const { offsets, docs, tfs, bigTfs, docLengths } = this.image;
+    const { maxTf, minLength } = this.bounds;
+    const { seed } = this;
+    const from = this.firstTerms[k];
+    const to = this.firstTerms[k + 1];
+    const docCount = docLengths.length;
+    const unordered: number[] = [];
+    let owed = 0;
+    for (let t = from; t < to; t++) {
+      const start = offsets[t];
+      const end = offsets[t + 1];
+      if (end < start) corrupt(`term offsets decrease at term ${t}`);
+      // Only where an offset after this term decreases (found there too).
+      if (end > docs.length) corrupt(`term offsets exceed the postings at term ${t}`);
+      let termMaxTf = 0;
+      let termMinLength = 0x7fffffff;
+      let previous = -1;
+      let ordered = true;
+      // The loop of ~45M postings at 1M: a tf of TF_BIG is counted as TF_BIG here and its rest after it.
+      for (let p = start; p < end; p++) {
+        const doc = docs[p];
+        if (doc >>> 0 >= docCount) corrupt(`posting ${p} names doc ${doc}, which is not live`);
+        const length = docLengths[doc];
+        const tf = tfs[p];
+        owed = (owed - Math.imul(docWeight(doc, seed), tf)) | 0;
+        if (tf > termMaxTf) termMaxTf = tf;
+        if (length < termMinLength) termMinLength = length;
+        if (doc <= previous) ordered = false;
+        previous = doc;
+      }
+      if (termMinLength < 0) {
+        const p = docs.subarray(start, end).findIndex((doc) => docLengths[doc] < 0);
+        corrupt(`posting ${start + p} names doc ${docs[start + p]}, which is not live`);
+      }
+      if (!ordered) unordered.push(t);
+      maxTf[t] = termMaxTf;
+      minLength[t] = termMinLength;
     }
-    if (!ordered) unordered.push(t);
-    maxTf[t] = termMaxTf;
-    minLength[t] = termMinLength;
+    // The tfs of TF_BIG and more (rare): what they owe beyond TF_BIG, and their terms' largest tf.
+    const { bigAt } = this;
+    for (let i = lowerBound(bigAt, offsets[from]); i < bigAt.length && bigAt[i] < offsets[to]; i++) {
+      const p = bigAt[i];
+      const tf = bigTfs.get(p)!;
+      owed = (owed - Math.imul(docWeight(docs[p], seed), tf - TF_BIG)) | 0;
+      const t = lastTermAt(offsets, from, to, p);
+      if (tf > maxTf[t]) maxTf[t] = tf;
+    }
+    return { owed, unordered };
   }
-  for (const t of unordered) {
-    const termDocs = docs.slice(offsets[t], offsets[t + 1]).sort();
-    for (let i = 1; i < termDocs.length; i++) if (termDocs[i] === termDocs[i - 1]) corrupt(`doc ${termDocs[i]} appears twice in the postings of term ${t}`);
+
+  /**
+   * Checks each piece `take` gives (taken from a counter threads share, say) until it gives none left (a
+   * number from `pieces` up): what they owe, added up, their terms out of doc order, and which pieces they were.
+   */
+  checkTaken(take: () => number): { owed: number; unordered: number[]; done: number[] } {
+    let owed = 0;
+    const unordered: number[] = [];
+    const done: number[] = [];
+    for (let k = take(); k < this.pieces; k = take()) {
+      const piece = this.piece(k);
+      owed = (owed + piece.owed) | 0;
+      unordered.push(...piece.unordered);
+      done.push(k);
+    }
+    return { owed, unordered, done };
   }
-  if (owed !== 0) {
-    const doc = docDisagreeing(image);
-    corrupt(`doc ${doc} length ${docLengths[doc]} disagrees with its postings`);
+
+  /**
+   * Once every piece is checked: the docs' lengths, weighted, against what the pieces owe (`owed`, their sum),
+   * and the terms out of doc order (`unordered`, every piece's) for a doc twice. Returns the bounds.
+   */
+  finish(owed: number, unordered: number[]): PostingBounds {
+    const { docs, offsets, docLengths } = this.image;
+    const { seed } = this;
+    for (let doc = 0; doc < docLengths.length; doc++) {
+      const length = docLengths[doc];
+      if (length < -1) corrupt(`doc ${doc} length ${length} disagrees with its postings`);
+      if (length > 0) owed = (owed + Math.imul(docWeight(doc, seed), length)) | 0;
+    }
+    for (const t of [...unordered].sort((a, b) => a - b)) {
+      const termDocs = docs.slice(offsets[t], offsets[t + 1]).sort();
+      for (let i = 1; i < termDocs.length; i++) if (termDocs[i] === termDocs[i - 1]) corrupt(`doc ${termDocs[i]} appears twice in the postings of term ${t}`);
+    }
+    if (owed !== 0) {
+      const doc = docDisagreeing(this.image);
+      corrupt(`doc ${doc} length ${docLengths[doc]} disagrees with its postings`);
+    }
+    const { maxTf, minLength } = this.bounds;
+    return { maxTf, minLength, sorted: unordered.length === 0 };
   }
-  return { maxTf, minLength, sorted: unordered.length === 0 };
+}
+
+/** The first term in [from, termCount] whose postings start at `posting` or after (offsets in order there). */
+function firstTermFrom(offsets: Int32Array, from: number, termCount: number, posting: number): number {
+  let [low, high] = [from, termCount];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (offsets[middle] < posting) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The last term in [from, to) whose postings start at or before `posting` (offsets in order there): its term. */
+function lastTermAt(offsets: Int32Array, from: number, to: number, posting: number): number {
+  return firstTermFrom(offsets, from, to, posting + 1) - 1;
+}
+
+/** The first index of the sorted `values` that holds `value` or more. */
+function lowerBound(values: Int32Array, value: number): number {
+  let [low, high] = [0, values.length];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (values[middle] < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function corrupt(what: string): never {

@@ -20,19 +20,24 @@ export interface CheckpointReadJob {
   snapshotUnhashed: boolean;
   /** Arrays in shared memory, of the sizes the snapshot's header gives, to decode into (else the worker makes its own). */
   arrays?: SnapshotArrays;
+  /** The seed of the check of the snapshot's postings that both threads share (PostingCheck), in `arrays`. */
+  checkSeed: number;
   vectors: VectorHeadsJob[];
   /**
    * Parts the opening thread reads without hashing them: the worker reads and hashes them last, the opening
    * thread too instead of waiting for the worker, each taking the next one left (PROGRESS_HASH_NEXT).
    */
   hashed: HashJob[];
-  /** Where the worker posts its VectorHeadsResult, its SnapshotImageResult and SnapshotTermsResult, then its HashResult (once each). */
+  /**
+   * Where the worker posts its VectorHeadsResult; its SnapshotImageResult, SnapshotTermsResult and (in `arrays`)
+   * PostingCheckResult, in that order; then its HashResult (once each).
+   */
   vectorsPort: MessagePort;
   snapshotPort: MessagePort;
   hashedPort: MessagePort;
   /**
-   * Shared Int32Array: PROGRESS_VECTORS, PROGRESS_DECODED, PROGRESS_SNAPSHOT and PROGRESS_HASHED become 1 once posted;
-   * PROGRESS_READS counts the reads so far.
+   * Shared Int32Array: PROGRESS_VECTORS, PROGRESS_DECODED, PROGRESS_SNAPSHOT, PROGRESS_CHECKED and PROGRESS_HASHED
+   * become 1 once posted; PROGRESS_READS counts the reads (and pieces of the check) so far.
    */
   progress: Int32Array;
 }
@@ -44,7 +49,10 @@ export const PROGRESS_HASHED = 3;
 /** The next part of `hashed` no thread has taken to hash (each takes one with Atomics.add). */
 export const PROGRESS_HASH_NEXT = 4;
 export const PROGRESS_DECODED = 5;
-export const PROGRESS_SLOTS = 6;
+/** The next piece of the postings' check (PostingCheck) no thread has taken (each takes one with Atomics.add). */
+export const PROGRESS_CHECK_NEXT = 6;
+export const PROGRESS_CHECKED = 7;
+export const PROGRESS_SLOTS = 8;
 
 /**
  * A part to hash, or only its head (a vector part whose head the worker read unhashed), and its name in what a
@@ -65,6 +73,13 @@ export type SnapshotImageResult = { image: Bm25Image; bounds?: PostingBounds } |
 
 /** The snapshot's term dictionary, posted second, or why not. */
 export type SnapshotTermsResult = { terms: TermsImage } | { error: string; rejected: boolean };
+
+/**
+ * Posted third, when the image is in the opening thread's arrays: what the pieces of the postings' check that
+ * the worker took (after the dictionary) owe, added up, and their terms out of doc order (PostingCheck.piece);
+ * or the first corruption one of them found.
+ */
+export type PostingCheckResult = { owed: number; unordered: number[] } | { error: string; rejected: boolean };
 
 /**
  * How many parts the worker found whole (all it took), with the CRC-32 of each it found whole by its SHA-256

@@ -2,18 +2,19 @@
 // into), run while the opening thread decodes the records. First the heads of the vector parts whose rows
 // stay in their files: each read unhashed (its checksum is checked with the parts of `hashed`), its codes
 // written straight into the index's (shared) WebAssembly memory; then the BM25 snapshot part: decoded (checked
-// as it is read unless it is one of `hashed`), its postings checked (by the opening thread, meanwhile, in
-// arrays it made) and its term dictionary built; then the parts of `hashed` no thread has taken yet. At a
+// as it is read unless it is one of `hashed`) and its term dictionary built, its postings checked (in arrays
+// the opening thread made, by both threads: each takes the next piece left); then the parts of `hashed` no
+// thread has taken yet. At a
 // million memories that is ~6-7 s of the open off the opening thread (much of it first touches of fresh
 // memory). What it makes for the opening thread is in shared memory (below).
 import { workerData } from "node:worker_threads";
-import { checkSnapshotPostings, decodeSnapshotImage, snapshotTerms } from "../index/bm25-snapshot";
+import { type Bm25Image, checkSnapshotPostings, decodeSnapshotImage, PostingCheck, type SnapshotArrays, snapshotTerms } from "../index/bm25-snapshot";
 import type { TermDictionary } from "../index/term-dictionary";
 import { writeCodes } from "../index/quantize";
 import { hashPart, PartBuffer, readPartHeadUnhashed, readPartStreaming } from "./checkpoint-files";
 import { CheckpointRejected } from "./checkpoint-format";
 import { decodeVectorPart } from "./checkpoint-parts";
-import { type CheckpointReadJob, type HashResult, PROGRESS_DECODED, PROGRESS_HASH_NEXT, PROGRESS_HASHED, PROGRESS_READS, PROGRESS_SNAPSHOT, PROGRESS_VECTORS, type VectorHead, type VectorHeadsResult } from "./checkpoint-read-job";
+import { type CheckpointReadJob, type HashResult, type PostingCheckResult, PROGRESS_CHECK_NEXT, PROGRESS_CHECKED, PROGRESS_DECODED, PROGRESS_HASH_NEXT, PROGRESS_HASHED, PROGRESS_READS, PROGRESS_SNAPSHOT, PROGRESS_VECTORS, type VectorHead, type VectorHeadsResult } from "./checkpoint-read-job";
 
 type Posted<T> = { result: T; transfer: ArrayBuffer[] };
 
@@ -64,12 +65,16 @@ function readVectorHeads({ dir, vectors, progress }: CheckpointReadJob): Posted<
 /**
  * Reads the snapshot part and posts its image (PROGRESS_DECODED), then builds and posts its term dictionary
  * (PROGRESS_SNAPSHOT). In arrays the opening thread made (shared), the image is posted before the dictionary
- * is built, and that thread checks the postings meanwhile (~0.4 s each at 1M, and this thread's path was the
- * open's longer one); in arrays made here, the postings are checked here and both go over once built.
+ * is built; the postings' check (~0.3 s at 1M) is shared: this thread takes pieces of it after the
+ * dictionary, the opening thread once its records are decoded, and this thread posts what its pieces found
+ * (PROGRESS_CHECKED). Which thread is free first differs by machine (here the codes' fresh pages made this
+ * one's path the longer; elsewhere the records'). In arrays made here, the postings are checked here and
+ * image and dictionary go over once built.
  */
 function readSnapshot(job: CheckpointReadJob): void {
   const { dir, snapshot: part, snapshotUnhashed, arrays, progress, snapshotPort } = job;
   let terms: TermDictionary;
+  let decoded: Bm25Image;
   try {
     const { image, arrays: decodedInto } = readPartStreaming(
       dir,
@@ -88,6 +93,7 @@ function readSnapshot(job: CheckpointReadJob): void {
         ),
       { unhashed: snapshotUnhashed },
     );
+    decoded = image;
     const sent = { ...image, termText: new Uint8Array(0) };
     if (arrays) {
       post(job, snapshotPort, PROGRESS_DECODED, { result: { image: sent }, transfer: [] });
@@ -104,6 +110,20 @@ function readSnapshot(job: CheckpointReadJob): void {
     return;
   }
   post(job, snapshotPort, PROGRESS_SNAPSHOT, { result: { terms: terms.image() }, transfer: [] });
+  if (arrays) post(job, snapshotPort, PROGRESS_CHECKED, checkPieces(job, decoded, arrays));
+}
+
+/** The pieces of the postings' check left, taken one at a time: what they owe and their unordered terms. */
+function checkPieces({ progress, checkSeed }: CheckpointReadJob, image: Bm25Image, arrays: SnapshotArrays): Posted<PostingCheckResult> {
+  try {
+    const { owed, unordered } = new PostingCheck(image, arrays, checkSeed).checkTaken(() => {
+      Atomics.add(progress, PROGRESS_READS, 1);
+      return Atomics.add(progress, PROGRESS_CHECK_NEXT, 1);
+    });
+    return { result: { owed, unordered }, transfer: [] };
+  } catch (error) {
+    return failure(error);
+  }
 }
 
 // The parts the opening thread decodes unhashed (its records, ~450 MB at 1M: ~0.3 s of hashing it need not

@@ -8,12 +8,12 @@ import path from "node:path";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { Bm25Index, type Bm25Params } from "../index/bm25";
 import { withHeadroom } from "../index/capacity";
-import { checkSnapshotPostings, SNAPSHOT_HEADER_BYTES, type SnapshotArrays, type SnapshotLayout, snapshotArrays, snapshotLayout, snapshotSize } from "../index/bm25-snapshot";
+import { drawCheckSeed, PostingCheck, SNAPSHOT_HEADER_BYTES, type SnapshotArrays, type SnapshotLayout, snapshotArrays, snapshotLayout, snapshotSize } from "../index/bm25-snapshot";
 import { TermDictionary } from "../index/term-dictionary";
 import { hashPart, PartBuffer, readPartStreaming } from "./checkpoint-files";
 import { CheckpointRejected, type PartRef } from "./checkpoint-format";
 import { upgradeSum } from "./part-sum";
-import { type CheckpointReadJob, type HashJob, type HashResult, PROGRESS_DECODED, PROGRESS_HASH_NEXT, PROGRESS_HASHED, PROGRESS_READS, PROGRESS_SLOTS, PROGRESS_SNAPSHOT, PROGRESS_VECTORS, type SnapshotImageResult, type SnapshotTermsResult, type VectorHead, type VectorHeadsJob, type VectorHeadsResult } from "./checkpoint-read-job";
+import { type CheckpointReadJob, type HashJob, type HashResult, type PostingCheckResult, PROGRESS_CHECK_NEXT, PROGRESS_CHECKED, PROGRESS_DECODED, PROGRESS_HASH_NEXT, PROGRESS_HASHED, PROGRESS_READS, PROGRESS_SLOTS, PROGRESS_SNAPSHOT, PROGRESS_VECTORS, type SnapshotImageResult, type SnapshotTermsResult, type VectorHead, type VectorHeadsJob, type VectorHeadsResult } from "./checkpoint-read-job";
 import { CHECKPOINT_READER_WORKER_SOURCE } from "./checkpoint-reader-worker.generated";
 
 /** A worker that has read nothing for this long is taken for stopped (a read is at most a few MB). */
@@ -55,6 +55,7 @@ export function startCheckpointRead(
   { hashed = [] as HashJob[], bm25 = undefined as Bm25Params | undefined, workerSource = CHECKPOINT_READER_WORKER_SOURCE, stallMs = STALL_MS } = {},
 ): CheckpointRead {
   const progress = new Int32Array(new SharedArrayBuffer(4 * PROGRESS_SLOTS));
+  const checkSeed = drawCheckSeed();
   const arrays = sharedArrays(dir, snapshot);
   // The index the snapshot goes into, its room made now, before the records (Bm25Index.reserveForSnapshot).
   const into = arrays && bm25 ? new Bm25Index(bm25).reserveForSnapshot(withHeadroom(arrays.termLengths.length), withHeadroom(arrays.docLengths.length)) : undefined;
@@ -65,7 +66,7 @@ export function startCheckpointRead(
   try {
     const ports = { vectorsPort: vectorsChannel.port2, snapshotPort: snapshotChannel.port2, hashedPort: hashedChannel.port2 };
     const snapshotUnhashed = hashed.some((job) => job.part === snapshot && job.head === undefined);
-    const job: CheckpointReadJob = { dir, snapshot, snapshotUnhashed, arrays, vectors, hashed, ...ports, progress };
+    const job: CheckpointReadJob = { dir, snapshot, snapshotUnhashed, arrays, checkSeed, vectors, hashed, ...ports, progress };
     worker = new Worker(workerSource, { eval: true, workerData: job, transferList: Object.values(ports) });
     // Its failure is seen as a stall (a take cannot wait for events): an 'error' left unheard would end the process.
     worker.on("error", () => undefined);
@@ -107,12 +108,23 @@ export function startCheckpointRead(
       const decoded = wait<SnapshotImageResult>(PROGRESS_DECODED, snapshotChannel.port1);
       if (!decoded) return { bm25: readSnapshot(dir, snapshot), inWorker: false };
       if ("error" in decoded) throw decoded.rejected ? new CheckpointRejected(decoded.error) : new Error(decoded.error);
-      // Checked here, in the arrays made here, while the worker builds the term dictionary.
-      const bounds = decoded.bounds ?? checkSnapshotPostings(decoded.image, arrays!);
+      // In the arrays made here, the postings' check is shared: this thread takes the pieces left (while the
+      // worker builds the term dictionary, or after it), the worker too once the dictionary is built.
+      const check = decoded.bounds ? undefined : new PostingCheck(decoded.image, arrays!, checkSeed);
+      const here = check?.checkTaken(() => Atomics.add(progress, PROGRESS_CHECK_NEXT, 1));
       const named = wait<SnapshotTermsResult>(PROGRESS_SNAPSHOT, snapshotChannel.port1);
       if (!named) return { bm25: readSnapshot(dir, snapshot), inWorker: false };
       if ("error" in named) throw named.rejected ? new CheckpointRejected(named.error) : new Error(named.error);
-      return { bm25: Bm25Index.fromSnapshot({ image: decoded.image, bounds }, TermDictionary.fromImage(named.terms), into), inWorker: true };
+      let bounds = decoded.bounds;
+      if (check && here) {
+        const theirs = wait<PostingCheckResult>(PROGRESS_CHECKED, snapshotChannel.port1);
+        if (theirs && "error" in theirs) throw theirs.rejected ? new CheckpointRejected(theirs.error) : new Error(theirs.error);
+        // A worker that stopped may have taken pieces it never checked: every one not checked here is, now.
+        const left = Array.from({ length: check.pieces }, (_, k) => k).filter((k) => !here.done.includes(k));
+        const rest = theirs ?? check.checkTaken(() => left.shift() ?? check.pieces);
+        bounds = check.finish((here.owed + rest.owed) | 0, [...here.unordered, ...rest.unordered]);
+      }
+      return { bm25: Bm25Index.fromSnapshot({ image: decoded.image, bounds: bounds! }, TermDictionary.fromImage(named.terms), into), inWorker: true };
     },
     takeHashed() {
       const result = wait<HashResult>(PROGRESS_HASHED, hashedChannel.port1);

@@ -1,8 +1,10 @@
 import fc from "fast-check";
 import bm25 from "wink-bm25-text-search";
 import { Bm25Index } from "../../bridge/index/bm25";
+import { checkSnapshotPostings, decodeSnapshotImage, PostingCheck, snapshotArrays, snapshotLayout } from "../../bridge/index/bm25-snapshot";
 import { tokenize } from "../../bridge/index/tokenize";
 import type { Scored } from "../../bridge/index/top-k";
+import { seededRandom } from "../fixtures/seeded-random";
 
 type Params = { k1: number; b: number };
 const SPECIAL = ["constructor", "__proto__", "proto", "hasOwnProperty", "toString", "valueOf"];
@@ -410,6 +412,56 @@ describe("Bm25Index snapshots", () => {
     const loaded = Bm25Index.deserialize(swapped);
     expect(loaded.search(["a"], 5).map((hit) => hit.doc).sort()).toEqual([0, 1, 2]);
     expect(loaded.search(["b"], 5).map((hit) => hit.doc)).toEqual([2]);
+  });
+
+  it("checks the postings in pieces, taken in any order, as in one pass: the same bounds, tfs past a byte in any piece, a corruption by its piece", () => {
+    // 400 docs of 60 words, every 37th from doc 5 one word 300 times or more (a tf past a byte), doc 3 removed.
+    const random = seededRandom(11);
+    const index = new Bm25Index();
+    const docs = Array.from({ length: 400 }, (_, doc) =>
+      doc % 37 === 5 ? Array<string>(300 + doc).fill(`w${doc % 11}`) : Array.from({ length: 1 + Math.floor(random() * 12) }, () => `w${Math.floor(60 * random() ** 2)}`),
+    );
+    docs.forEach((tokens, doc) => index.add(doc, tokens));
+    index.remove(3, docs[3]);
+    index.vacuum();
+    const bytes = index.serialize();
+    const { image } = decodeSnapshotImage(bytes);
+    const bounds = () => snapshotArrays(snapshotLayout(bytes));
+    const whole = checkSnapshotPostings(image, bounds(), 99);
+    expect(Math.max(...whole.maxTf)).toBeGreaterThan(255);
+    const inPieces = (pieces: number, order: number[]) => {
+      const check = new PostingCheck(image, bounds(), 99, pieces);
+      expect(check.pieces).toBe(pieces);
+      let owed = 0;
+      const unordered: number[] = [];
+      for (const k of order) {
+        const piece = check.piece(k);
+        owed = (owed + piece.owed) | 0;
+        unordered.push(...piece.unordered);
+      }
+      return check.finish(owed, unordered);
+    };
+    for (const pieces of [1, 2, 7, 64]) {
+      const order = Array.from({ length: pieces }, (_, k) => k).sort(() => random() - 0.5);
+      expect(inPieces(pieces, order)).toEqual(whole);
+    }
+    // A posting in the middle names doc 3, which is not live: only the piece holding it says so, as one pass does.
+    const docsAt = 48 + 4 * image.termLengths.length + 4 * (image.termLengths.length + 1);
+    const middle = image.docs.length >> 1;
+    new DataView(bytes.buffer).setInt32(docsAt + 4 * middle, 3, true);
+    const damaged = decodeSnapshotImage(bytes).image;
+    const message = `Bm25Index.deserialize: corrupt snapshot: posting ${middle} names doc 3, which is not live`;
+    expect(() => checkSnapshotPostings(damaged, bounds(), 99)).toThrow(message);
+    const check = new PostingCheck(damaged, bounds(), 99, 7);
+    const verdicts = Array.from({ length: 7 }, (_, k) => {
+      try {
+        check.piece(k);
+        return "whole";
+      } catch (error) {
+        return (error as Error).message;
+      }
+    });
+    expect(verdicts.filter((verdict) => verdict !== "whole")).toEqual([message]);
   });
 
   it("refuses truncated snapshots and trailing bytes, saying how many bytes were expected", () => {

@@ -5,13 +5,14 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { Bm25Index } from "../../bridge/index/bm25";
-import { decodeSnapshot, snapshotArrays, snapshotLayout } from "../../bridge/index/bm25-snapshot";
+import { CHECK_PIECES, decodeSnapshot, snapshotArrays, snapshotLayout } from "../../bridge/index/bm25-snapshot";
 import type { PartRef } from "../../bridge/store/checkpoint-format";
 import { VectorIndex } from "../../bridge/index/vector-index";
 import { type PartSource, readPart, readPartStreaming } from "../../bridge/store/checkpoint-files";
 import { decodeVectorPart } from "../../bridge/store/checkpoint-parts";
 import { readSnapshot, startCheckpointRead } from "../../bridge/store/checkpoint-reader";
-import { type HashJob, PROGRESS_DECODED, PROGRESS_HASH_NEXT, PROGRESS_HASHED, PROGRESS_SNAPSHOT, PROGRESS_VECTORS } from "../../bridge/store/checkpoint-read-job";
+import { CHECKPOINT_READER_WORKER_SOURCE } from "../../bridge/store/checkpoint-reader-worker.generated";
+import { type HashJob, PROGRESS_CHECK_NEXT, PROGRESS_DECODED, PROGRESS_HASH_NEXT, PROGRESS_HASHED, PROGRESS_SNAPSHOT, PROGRESS_VECTORS } from "../../bridge/store/checkpoint-read-job";
 import { openAt, readManifest, writeHistory } from "./checkpoint-fixtures";
 import { seededRandom } from "../fixtures/seeded-random";
 import { crc32Hex, tempDir } from "./helpers";
@@ -103,6 +104,59 @@ describe("the BM25 snapshot read on a worker thread", () => {
     expectSameIndex(room, index);
     const otherRoom = new Bm25Index({ k1: 2, b: 0.5 }).reserveForSnapshot(400, 400);
     expect(Bm25Index.fromSnapshot(decodeSnapshot(bytes), undefined, otherRoom)).not.toBe(otherRoom);
+  });
+
+  it("shares the postings' check with the worker: pieces it checked count, what it found corrupt is reported as here, and pieces it took but never checked are checked here", () => {
+    const { dir, part, index } = snapshotPart();
+    const bytes = fs.readFileSync(path.join(dir, part.file));
+    // This thread comes late: the worker hashes its parts (none) only after the pieces left, so once it has
+    // posted that, it has checked them all.
+    const late = (at: PartRef) => {
+      const read = startCheckpointRead(dir, at, [], { hashed: [] });
+      try {
+        read.takeHashed();
+        return read.takeSnapshot();
+      } finally {
+        read.cancel();
+      }
+    };
+    const { bm25, inWorker } = late(part);
+    expect(inWorker).toBe(true);
+    expectSameIndex(bm25, index);
+    // A posting (the middle one) names doc 3, which was removed.
+    const layout = snapshotLayout(bytes);
+    const middle = layout.postings >> 1;
+    const corrupt = Buffer.from(bytes);
+    corrupt.writeInt32LE(3, 48 + 4 * layout.termCount + 4 * (layout.termCount + 1) + 4 * middle);
+    fs.writeFileSync(path.join(dir, "corrupt.bin"), corrupt);
+    const corruptPart = { file: "corrupt.bin", bytes: corrupt.length, crc32: crc32Hex(corrupt) };
+    const here = thrown(() => readSnapshot(dir, corruptPart));
+    expect(here).toEqual(["Error", `Bm25Index.deserialize: corrupt snapshot: posting ${middle} names doc 3, which is not live`]);
+    expect(thrown(() => late(corruptPart))).toEqual(here);
+    // A worker that takes every piece and stops before checking one: they are checked here once it is seen
+    // to have stopped.
+    const stops = `"use strict";
+      const { workerData: given } = require("node:worker_threads");
+      const add = Atomics.add;
+      Atomics.add = (array, slot, value) => {
+        if (array === given.progress && slot === ${PROGRESS_CHECK_NEXT}) {
+          while (add(array, slot, 1) < ${CHECK_PIECES});
+          require("node:fs").writeFileSync(require("node:path").join(given.dir, "claimed"), "");
+          for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+        }
+        return add(array, slot, value);
+      };
+      ${CHECKPOINT_READER_WORKER_SOURCE}`;
+    const read = startCheckpointRead(dir, part, [], { workerSource: stops, stallMs: 200 });
+    try {
+      const sleep = new Int32Array(new SharedArrayBuffer(4));
+      for (let waited = 0; !fs.existsSync(path.join(dir, "claimed")) && waited < 30_000; waited += 10) Atomics.wait(sleep, 0, 0, 10);
+      const taken = read.takeSnapshot();
+      expect(taken.inWorker).toBe(true);
+      expectSameIndex(taken.bm25, index);
+    } finally {
+      read.cancel();
+    }
   });
 
   it("reports a damaged, missing or corrupt part in the words a read on this thread uses", () => {
