@@ -39,6 +39,8 @@ export interface EmbeddedChromaOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The clock a run's age is read from against RestartPolicy.stableMs (default Date.now; tests set it). */
   clock?: () => number;
+  /** Gives the start up when aborted (its bridge stopping meanwhile): the server is stopped, start() throws CHROMA_UNAVAILABLE. */
+  signal?: AbortSignal;
 }
 
 export interface ChromaExit {
@@ -118,13 +120,18 @@ export class EmbeddedChroma extends EventEmitter<EmbeddedChromaEvents> {
     if (!existsSync(chroma.launcherPath)) {
       throw new DreamError("CHROMA_UNAVAILABLE", `Chroma launcher not found at ${chroma.launcherPath}`);
     }
+    const abort = () => void chroma.stop();
+    options.signal?.addEventListener("abort", abort, { once: true });
     try {
+      if (options.signal?.aborted) throw new DreamError("CHROMA_UNAVAILABLE", "Chroma start was cancelled by stop()");
       chroma.dataPath = chromaPathFor(options.dataDir, { platform: options.platform, env: options.env });
       await chroma.launchFirst();
     } catch (error) {
       await chroma.stop();
       const warning = chroma.dataPath?.warning;
       throw warning && error instanceof DreamError ? new DreamError(error.code, `${error.message} (${warning})`, { cause: error }) : error;
+    } finally {
+      options.signal?.removeEventListener("abort", abort);
     }
     return chroma;
   }

@@ -88,7 +88,7 @@ export function formatStatus(status: Status): string {
   if (chroma) {
     if (chroma.mode === "off") lines.push("replica     off (journal only)");
     else {
-      const state = chroma.healthy === false ? `down${chroma.last_error ? `: ${chroma.last_error}` : ""}` : chroma.pending_bytes > 0 ? `catching up (${formatBytes(chroma.pending_bytes)} of the journal to go${describeEta(chroma.catch_up)})` : "in sync";
+      const state = chroma.starting ? "starting" : chroma.healthy === false ? `down${chroma.last_error ? `: ${chroma.last_error}` : ""}` : chroma.pending_bytes > 0 ? `catching up (${formatBytes(chroma.pending_bytes)} of the journal to go${describeEta(chroma.catch_up)})` : "in sync";
       lines.push(`replica     Chroma (${chroma.mode}) ${state}`);
     }
   }

@@ -139,17 +139,20 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
 
+  // Aborted by stop(): a start of the replica under way is given up rather than waited for.
+  const replicaAbort = new AbortController();
   const stop = (reason: string): Promise<void> => {
     stopping ??= (async () => {
       log.info(`stopping: ${reason}`);
+      replicaAbort.abort();
       if (idleTimer) clearTimeout(idleTimer);
       clearInterval(checkpointTimer);
       clearInterval(ownerTimer);
       removeBridgeFile(options.dataDir, process.pid);
       await server?.close();
-      // An erasure under way finishes first: it may be restarting the replica; so does a rebuild.
+      // An erasure under way finishes first: it may be restarting the replica; so does a start of it.
       await purging?.catch(() => undefined);
-      await rebuilding;
+      await replicaStarting;
       await embedder?.stop();
       // Give the replica a moment to drain, but never hang a shutdown on a Chroma that is down:
       // whatever is left is in the journal and is replayed into Chroma on the next start.
@@ -166,11 +169,12 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   // chroma-core/chroma#7238) is rebuilt from the journal, once a bridge's life; if the rebuilt one crashes
   // it too, the bridge serves without a replica until it starts again (as when Chroma cannot start).
   let rebuiltAfterCrashes = false;
-  let rebuilding: Promise<void> | undefined;
+  // A start of the replica under way: the first (once the bridge serves) or a rebuild after crashes.
+  let replicaStarting: Promise<void> | undefined;
   const onCrashLoop = (crashed: Replica, { deaths, last }: { deaths: number; last: ChromaExit }): void => {
     if (replica !== crashed || purging || stopping) return;
     const how = `${deaths} times in a row soon after each start (last: ${last.signal ? `signal ${last.signal}` : `code ${last.code}`})`;
-    rebuilding = (async () => {
+    replicaStarting = (async () => {
       crashed.sync.stop();
       await crashed.chroma?.stop();
       replica = undefined;
@@ -184,7 +188,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       fs.rmSync(path.join(options.dataDir, "chroma"), { recursive: true, force: true });
       fs.rmSync(path.join(options.dataDir, "chroma-sync.json"), { force: true });
       if (stopping) return;
-      const restarted = await startReplica(options, store, log, onCrashLoop);
+      const restarted = await startReplica(options, store, log, onCrashLoop, replicaAbort.signal);
       replica = restarted.replica;
       chromaDown = restarted.down;
     })()
@@ -192,7 +196,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
         chromaDown = `rebuilding the Chroma replica failed: ${(error as Error).message}`;
         log.error(`${chromaDown}; serving from the journal without the Chroma replica until the bridge starts again`);
       })
-      .finally(() => (rebuilding = undefined));
+      .finally(() => (replicaStarting = undefined));
   };
   // One erasure at a time; a request during one waits for it and gets its report.
   let purging: Promise<Record<string, unknown>> | undefined;
@@ -200,8 +204,9 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const purge = (why: string): Promise<Record<string, unknown>> => {
     if (purging) return purging;
     const run = (async () => {
-        // A rebuild after Chroma's crashes finishes first: the two would start a Chroma on one folder each.
-        await rebuilding;
+        // A start of the replica (the first, or a rebuild after Chroma's crashes) finishes first: the two
+        // would start a Chroma on one folder each.
+        await replicaStarting;
         const embedded = options.config.chroma.mode === "embedded";
         if (embedded) {
           // Chroma's SQLite keeps deleted rows in free pages: the embedded replica is rebuilt from
@@ -219,7 +224,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
         const report = await store.compactInBackground();
         let replicaNote: string;
         if (embedded) {
-          const restarted = await startReplica(options, store, log, onCrashLoop);
+          const restarted = await startReplica(options, store, log, onCrashLoop, replicaAbort.signal);
           replica = restarted.replica;
           chromaDown = restarted.down;
           replicaNote = replica ? "rebuilt from the compacted journal" : `not running: ${chromaDown}`;
@@ -262,12 +267,13 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
 
   try {
     const token = loadOrCreateToken(options.dataDir);
-    const started = await startReplica(options, store, log, onCrashLoop);
-    replica = started.replica;
-    chromaDown = started.down;
     embedder = new EmbeddingService(store, createProvider(options.config.embedding, options.env), options.config.embedding, {
       log: (message) => log.info(message),
-      spaceDropped: (binding) => void dropCollection(replica, binding, log),
+      // Dropped while the replica starts: its collection goes once Chroma is up.
+      spaceDropped: (binding) => void (async () => {
+        await replicaStarting;
+        await dropCollection(replica, binding, log);
+      })(),
     });
     store.onCommit(() => embedder?.poke());
     await embedder.start();
@@ -276,7 +282,13 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     store.setReceiptNotes(() => {
       const { state, coverage } = service.status();
       return {
-        persistence: replica ? { chroma: replica.mode, ...summarise(replica.sync) } : chromaDown ? { chroma: "embedded", replica: "unavailable" } : { chroma: "off" },
+        persistence: replica
+          ? { chroma: replica.mode, ...summarise(replica.sync) }
+          : chromaDown
+            ? { chroma: "embedded", replica: "unavailable" }
+            : replicaStarting
+              ? { chroma: options.config.chroma.mode, replica: "starting" }
+              : { chroma: "off" },
         embedder: { state, coverage },
       };
     });
@@ -290,7 +302,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       },
       status: async () => ({
         bridge: { pid: process.pid, port: server?.port ?? null, version: options.version, data_dir_bytes: directoryBytes(options.dataDir) },
-        chroma: await replicaStatus(replica, store, chromaDown),
+        chroma: !replica && !chromaDown && replicaStarting ? { mode: options.config.chroma.mode, starting: true, healthy: false, collections: [] } : await replicaStatus(replica, store, chromaDown),
         embedding: service.status(),
         privacy: { retention: options.config.privacy.retention, audit: options.config.privacy.audit, limits_last_applied: lastRetention ?? null, limits_next_check_ms: retentionDueMs },
       }),
@@ -308,7 +320,24 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     writeBridgeFile(options.dataDir, { port: server.port, pid: process.pid, version: options.version, protocol: PROTOCOL_VERSION, token, started_ms: Date.now() });
     touch();
     ownerTimer = watchOwner(options.ownerPid, stop);
-    log.info(`serving on 127.0.0.1:${server.port}, pid ${process.pid}, chroma ${replica?.mode ?? (chromaDown ? "unavailable" : "off")}`);
+    const mode = options.config.chroma.mode;
+    log.info(`serving on 127.0.0.1:${server.port}, pid ${process.pid}, chroma ${mode === "off" ? "off" : `${mode}, starting`}`);
+    // The replica comes up once the bridge answers: search and writes never wait for it (the journal is the
+    // record; the sync catches up from its cursor), and the embedded Chroma's start (~0.25 s) was on the way
+    // to the first answer. Status says "starting" meanwhile, receipts too.
+    if (mode !== "off") {
+      replicaStarting = (async () => {
+        const started = await startReplica(options, store, log, onCrashLoop, replicaAbort.signal);
+        replica = started.replica;
+        chromaDown = started.down;
+        if (replica) log.info(`chroma ${replica.mode} replica up`);
+      })()
+        .catch((error: unknown) => {
+          chromaDown = `starting the Chroma replica failed: ${(error as Error).message}`;
+          log.error(`${chromaDown}; serving from the journal without the Chroma replica until the bridge starts again`);
+        })
+        .finally(() => (replicaStarting = undefined));
+    }
     return { port: server.port, stopped, stop };
   } catch (error) {
     log.error(startFailure(error));
@@ -338,6 +367,7 @@ async function startReplica(
   store: MemoryStore,
   log: BridgeLog,
   onCrashLoop: (replica: Replica, info: { deaths: number; last: ChromaExit }) => void,
+  signal: AbortSignal,
 ): Promise<{ replica?: Replica; down?: string }> {
   const chromaConfig = options.config.chroma;
   if (chromaConfig.mode === "off") return {};
@@ -355,8 +385,10 @@ async function startReplica(
       log.info("rebuilding the Chroma replica: an erasure of forgotten memories was cut short");
     }
     try {
-      chroma = await EmbeddedChroma.start({ dataDir: path.join(options.dataDir, "chroma") });
+      chroma = await EmbeddedChroma.start({ dataDir: path.join(options.dataDir, "chroma"), signal });
     } catch (error) {
+      // Given up because the bridge is stopping: nothing to report.
+      if (signal.aborted) return { down: "the bridge stopped during the start" };
       const down = `embedded Chroma could not start: ${(error as Error).message}`;
       log.error(`${down}; serving from the journal without the Chroma replica until the bridge starts again`);
       return { down };

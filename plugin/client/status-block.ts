@@ -145,7 +145,7 @@ function StatusFacts(props: { t: Translate; status: Record<string, any> }): Reac
     ["bridge", t("bridge"), up ? t("bridgeRunning", { pid: bridge.bridge.pid }) : plugin.enabled ? h(Folded, { t, text: t("bridgeDown"), detail: bridge.reason }) : t("bridgeIdle")],
   ];
   if (up) {
-    rows.push(["chroma", t("chroma"), !chroma || chroma.mode === "off" ? t("chromaOff") : chroma.healthy ? t("chromaHealthy", { mode: chroma.mode }) : t("chromaUnhealthy", { mode: chroma.mode })]);
+    rows.push(["chroma", t("chroma"), !chroma || chroma.mode === "off" ? t("chromaOff") : chroma.healthy ? t("chromaHealthy", { mode: chroma.mode }) : chroma.starting ? t("chromaStarting", { mode: chroma.mode }) : t("chromaUnhealthy", { mode: chroma.mode })]);
     rows.push(["records", t("records"), String(bridge.records ?? 0)]);
     if (coverage) rows.push(["coverage", t("coverage"), coverage.records === 0 ? t("coverageEmpty") : t("coverageValue", { current: coverage.current_vectors, records: coverage.records, percent: percent(coverage.current_vectors, coverage.records) })]);
     if (embedding) {

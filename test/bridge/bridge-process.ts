@@ -32,6 +32,17 @@ export async function serveBridge(dataDir: string, extraArgs: string[] = [], env
   throw new Error(`bridge did not start: ${output}`);
 }
 
+/** Polls status until the bridge's start of its Chroma replica is over (it serves first): up, or down and saying why. */
+export async function waitForReplicaStart(client: BridgeClient, timeoutMs = 60_000): Promise<Record<string, any>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await client.call<Record<string, any>>("status", {});
+    if (status.chroma.starting !== true) return status;
+    if (Date.now() > deadline) throw new Error(`the replica did not finish starting: ${JSON.stringify(status.chroma)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Polls status until the Chroma replica has caught up with the journal. */
 export async function waitForReplica(client: BridgeClient, timeoutMs = 60_000): Promise<Record<string, any>> {
   const deadline = Date.now() + timeoutMs;

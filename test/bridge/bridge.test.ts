@@ -5,7 +5,7 @@ import { BridgeClient } from "../../bridge/client/bridge-client";
 import { ChromaCollections } from "../../bridge/chroma/chroma-collections";
 import type { SearchResponse } from "../../bridge/store/search";
 import { tempDir } from "../store/helpers";
-import { serveBridge, waitForChromaRows, waitForReplica, type ServedBridge } from "./bridge-process";
+import { serveBridge, waitForChromaRows, waitForReplica, waitForReplicaStart, type ServedBridge } from "./bridge-process";
 
 const vector = (i: number) => [Math.cos(i), Math.sin(i), 0.5, (i % 7) / 7];
 const record = (i: number) => ({
@@ -68,12 +68,60 @@ describe("the bridge process", () => {
 
   // SIGHUP is what a closed terminal sends, and what Node raises on Windows when the console window of `serve` is closed.
   it.each(["SIGTERM", "SIGHUP"] as const)("shuts down gracefully on %s: removes its bridge file and stops its Chroma", async (signal) => {
-    const { chroma } = await bridge.client.call<Record<string, any>>("status", {});
+    const { chroma } = await waitForReplicaStart(bridge.client);
     bridge.child.kill(signal);
     expect(await bridge.exited).toBe(0);
     expect(fs.existsSync(path.join(dataDir, "bridge.json"))).toBe(false);
     expect(() => process.kill(chroma.pid, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
     expect(fs.existsSync(path.join(dataDir, "store.lock"))).toBe(false);
+  });
+
+  it("answers before its Chroma replica is up: status and receipts say it is starting, and what was written meanwhile reaches Chroma once it is", async () => {
+    await bridge.client.call("import", { records: [record(1), record(2)] });
+    await waitForReplica(bridge.client);
+    await stopBridge(bridge);
+    // The embedded Chroma's process (and only it) waits at its start until the file "go" is there.
+    const hold = tempDir("chroma-hold-");
+    const go = path.join(hold, "go");
+    const script = path.join(hold, "hold.js");
+    fs.writeFileSync(
+      script,
+      `if ((process.argv[1] ?? "").endsWith("chroma-launcher.cjs")) {
+        const fs = require("node:fs");
+        fs.writeFileSync(require("node:path").join(${JSON.stringify(hold)}, "held-" + process.pid), "");
+        const sleep = new Int32Array(new SharedArrayBuffer(4));
+        while (!fs.existsSync(${JSON.stringify(go)})) Atomics.wait(sleep, 0, 0, 20);
+      }`,
+    );
+    const held = { NODE_OPTIONS: `--require ${JSON.stringify(script)}` };
+    bridge = await serveBridge(dataDir, [], held);
+    expect((await bridge.client.call<Record<string, any>>("status", {})).chroma).toEqual({ mode: "embedded", starting: true, healthy: false, collections: [] });
+    await bridge.client.call("add", record(3));
+    const response = await bridge.client.call<SearchResponse>("search", { query: "memory number 3", top_k: 3 });
+    expect(response.results[0]!.id).toBe("m-3");
+    expect(response.receipt.persistence).toEqual({ chroma: "embedded", replica: "starting" });
+    expect(fs.readFileSync(path.join(dataDir, "bridge.log"), "utf8")).toMatch(/serving on 127\.0\.0\.1:\d+, pid \d+, chroma embedded, starting\n(?![\s\S]*replica up)/);
+    fs.writeFileSync(go, "");
+    const status = await waitForReplica(bridge.client);
+    expect(status.chroma).toMatchObject({ mode: "embedded", healthy: true, pid: expect.any(Number), collections: [expect.objectContaining({ vectors: 3, chroma_rows: 3 })] });
+    expect(fs.readFileSync(path.join(dataDir, "bridge.log"), "utf8")).toContain("chroma embedded replica up");
+    await stopBridge(bridge);
+
+    // Stopped while its Chroma is still starting: the start is given up, the Chroma process stopped.
+    fs.rmSync(go);
+    for (const name of fs.readdirSync(hold)) if (name.startsWith("held-")) fs.rmSync(path.join(hold, name));
+    bridge = await serveBridge(dataDir, [], held);
+    let heldPid: number | undefined;
+    for (const deadline = Date.now() + 30_000; heldPid === undefined && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 20))) {
+      const name = fs.readdirSync(hold).find((entry) => entry.startsWith("held-"));
+      heldPid = name ? Number(name.slice("held-".length)) : undefined;
+    }
+    expect(heldPid).toEqual(expect.any(Number));
+    await bridge.client.call("shutdown", {});
+    expect(await bridge.exited).toBe(0);
+    expect(() => process.kill(heldPid!, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
+    const log = fs.readFileSync(path.join(dataDir, "bridge.log"), "utf8");
+    expect(log.slice(log.lastIndexOf("serving on"))).toMatch(/^serving on [^\n]*chroma embedded, starting\n[^\n]*stopping: shutdown requested\n[^\n]*stopped\n$/);
   });
 
   it("rebuilds the Chroma replica from the journal when Chroma's files were lost", async () => {
@@ -136,6 +184,7 @@ describe("the bridge process", () => {
     fs.writeFileSync(path.join(dataDir, "chroma"), "not a folder\n");
 
     bridge = await serveBridge(dataDir);
+    await waitForReplicaStart(bridge.client);
     await bridge.client.call("add", record(3));
     const response = await bridge.client.call<SearchResponse>("search", { query: "memory number 3", top_k: 3 });
     expect(response.results[0]!.id).toBe("m-3");

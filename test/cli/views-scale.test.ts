@@ -11,6 +11,8 @@ describe("status at scale", () => {
     expect(eta).toContain("replica     Chroma (embedded) catching up (3.0 GiB of the journal to go, about 26 min left at 2.0 MiB/s)");
     const early = formatStatus({ ...base, chroma: { ...chroma, catch_up: { since_ms: 0, synced_bytes: 0, bytes_per_s: null, eta_s: null } } });
     expect(early).toContain("catching up (3.0 GiB of the journal to go)\n");
+    // The bridge serves before its replica is up (daemon.ts): not "down" meanwhile.
+    expect(formatStatus({ ...base, chroma: { mode: "embedded", starting: true, healthy: false, collections: [] } })).toContain("replica     Chroma (embedded) starting\n");
   });
 
   it("names the approximate index of a space over the limit, or that it is being built", () => {

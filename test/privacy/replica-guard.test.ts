@@ -6,7 +6,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { privateLoopbackHost } from "../../bridge/chroma/chroma-process-io";
-import { serveBridge } from "../bridge/bridge-process";
+import { serveBridge, waitForReplicaStart } from "../bridge/bridge-process";
 import { tempDir } from "../store/helpers";
 import { filesHolding } from "./files-holding";
 
@@ -48,7 +48,8 @@ describe("the loopback address the embedded Chroma listens on", () => {
     const bridge = await serveBridge(dataDir);
     try {
       await bridge.client.call("add", { id: "pin", text: "my bank PIN is 4711", source_type: "user_message", embedding: { provider: "test", model: "m", vector: [1, 0] } });
-      const status = await bridge.client.call<{ chroma: { url: string } }>("status");
+      // The replica starts once the bridge serves.
+      const status = (await waitForReplicaStart(bridge.client)) as { chroma: { url: string } };
       const url = new URL(status.chroma.url);
       expect(url.hostname).not.toBe("127.0.0.1");
       const port = Number(url.port);
