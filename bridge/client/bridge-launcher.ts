@@ -33,7 +33,10 @@ export interface LaunchedBridge {
   started: { pid: number } | undefined;
 }
 
-/** A bridge answers once its embedded Chroma is up, so it may take Chroma's start time and more. */
+/**
+ * A bridge answers once its store is open and its embedder started (its embedded Chroma starts after that);
+ * the first load of its native modules on Windows is scanned as Chroma's is, so the wait keeps Chroma's allowance.
+ */
 export function bridgeStartTimeoutMs(platform: NodeJS.Platform = process.platform): number {
   return chromaStartTimeoutMs(platform) + 15_000;
 }

@@ -1,7 +1,8 @@
 // Finding 13 of issue 14 (the Chroma start timeout): on Windows the first start of the Chroma binding
 // is scanned by Defender and can take tens of seconds, so Chroma gets the 120 s DSH Desktop gives its
-// own services; the bridge answers only once Chroma is up, so whoever starts a bridge waits longer
-// still, on every platform, or a slow Chroma start would be reported as a bridge that did not start.
+// own services. The bridge now answers before its Chroma is up, but its own first start loads native
+// modules (the embedder's) that are scanned alike: whoever starts a bridge still waits that long and more,
+// on every platform, or a slow first start would be reported as a bridge that did not start.
 import { bridgeStartTimeoutMs } from "../../bridge/client/bridge-launcher";
 import { chromaStartTimeoutMs } from "../../bridge/chroma/chroma-process";
 
