@@ -4,9 +4,8 @@
 // written straight into the index's (shared) WebAssembly memory; then the BM25 snapshot part: decoded (checked
 // as it is read unless it is one of `hashed`) and its term dictionary built, its postings checked (in arrays
 // the opening thread made, by both threads: each takes the next piece left); then the parts of `hashed` no
-// thread has taken yet. At a
-// million memories that is ~6-7 s of the open off the opening thread (much of it first touches of fresh
-// memory). What it makes for the opening thread is in shared memory (below).
+// thread has taken yet. At a million memories that is ~6-7 s of the open off the opening thread (much of it
+// first touches of fresh memory). What it makes for the opening thread is in shared memory (below).
 import { workerData } from "node:worker_threads";
 import { type Bm25Image, checkSnapshotPostings, decodeSnapshotImage, PostingCheck, type SnapshotArrays, snapshotTerms } from "../index/bm25-snapshot";
 import type { TermDictionary } from "../index/term-dictionary";
