@@ -44,7 +44,7 @@ export function* writePartSteps(dir: string, file: string, chunks: Iterable<Uint
   // Flushes what is written when due (or `last`: what is left, if anything), once the flush before it is
   // done: here, or started on the thread pool.
   const syncIfDue = function* (written: number, last = false): Generator<typeof FLUSH_PENDING, void> {
-    if (last ? synced > 0 && written === synced : written - synced < SYNC_EVERY_STEPS * STEP_BYTES) return;
+    if (last ? synced > 0 && written === synced : written - synced < FLUSH_BYTES) return;
     while (flush && !flush.done()) yield FLUSH_PENDING;
     if (flusher) flush = flusher.start(fd);
     else fs.fsyncSync(fd);

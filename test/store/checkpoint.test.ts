@@ -35,6 +35,20 @@ function expectReopensAs(store: MemoryStore, options: Partial<StoreOptions>): vo
   }
 }
 
+/**
+ * `restored` opened from its checkpoint into the state a replay gives; then, given five more records, it
+ * writes a checkpoint of this build's format: its manifest.
+ */
+function checkpointAfterRestore(restored: MemoryStore, replayed: MemoryStore): Record<string, any> {
+  expect(checkpointStatus(restored)).toMatchObject({ used: true });
+  expect(observe(restored)).toEqual(observe(replayed));
+  restored.importRecords(RECORDS.slice(120, 125));
+  restored.checkpoint();
+  const next = JSON.parse(fs.readFileSync(path.join(restored.dataDir, "checkpoint", "manifest.json"), "utf8"));
+  expect(next.version).toBe(7);
+  return next;
+}
+
 describe("store checkpoints", () => {
   it("restores a store that answers every search, receipt and count exactly like a full journal replay", () => {
     const dataDir = tempDir("ckpt-");
@@ -175,13 +189,8 @@ describe("store checkpoints", () => {
       for (const rowsInMemoryMax of [0, Infinity]) {
         const restored = openAt(copyDataDir(dataDir), { checkpointOnCloseBytes: Infinity, checkpoint: { rowsInMemoryMax } });
         try {
-          expect(checkpointStatus(restored)).toMatchObject({ used: true });
-          expect(observe(restored)).toEqual(observe(replayed));
           // Its next checkpoint is of this version again, with heads, and opens to the same state.
-          restored.importRecords(RECORDS.slice(120, 125));
-          restored.checkpoint();
-          const next = JSON.parse(fs.readFileSync(path.join(restored.dataDir, "checkpoint", "manifest.json"), "utf8"));
-          expect(next.version).toBe(7);
+          const next = checkpointAfterRestore(restored, replayed);
           // Every vector part written again with its head; unchanged segments keep their other parts.
           for (const space of next.vector_spaces) for (const segment of space.segments.filter(Boolean)) expect(segment.head).toBeDefined();
           // Found whole by its SHA-256 at the open: named by its CRC-32 now.
@@ -226,12 +235,7 @@ describe("store checkpoints", () => {
         }
         const restored = openAt(copyDataDir(dataDir), options);
         try {
-          expect(checkpointStatus(restored)).toMatchObject({ used: true });
-          expect(observe(restored)).toEqual(observe(replayed));
-          restored.importRecords(RECORDS.slice(120, 125));
-          restored.checkpoint();
-          const next = JSON.parse(fs.readFileSync(path.join(restored.dataDir, "checkpoint", "manifest.json"), "utf8"));
-          expect(next.version).toBe(7);
+          const next = checkpointAfterRestore(restored, replayed);
           // The segments the import left alone keep their files; those the open found whole (the record and
           // statement parts, the vector heads) are named by their CRC-32 now. A vector part's whole sum, not
           // read with its rows left in the file, stays a SHA-256.

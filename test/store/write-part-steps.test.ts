@@ -1,6 +1,7 @@
 // A checkpoint part is written in steps and flushed as it goes (writePartSteps): no one fsync may have more
-// than FLUSH_BYTES (1 MiB) of the part to write, whether the part comes as a few large chunks or many small ones made a
-// step each (a BM25 snapshot's 1 MiB chunks once left the whole 377 MB to the last fsync: 256 ms at 1M).
+// than FLUSH_BYTES (1 MiB) of the part to write, whether the part comes as a few large chunks or many small
+// ones made a step each (a BM25 snapshot's 1 MiB chunks once left the whole 377 MB to the last fsync: 256 ms
+// at 1M).
 import fs from "node:fs";
 import path from "node:path";
 import { FLUSH_BYTES, FLUSH_PENDING, writePartSteps } from "../../bridge/store/checkpoint-files";
