@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { BridgeClient } from "../bridge/client/bridge-client";
+import { bridgeEnv } from "../bridge/client/bridge-launcher";
 import { serveBridge, stopBridge } from "./bridge-process";
 import { machineInfo, percentile } from "./stats";
 import { SyntheticCorpus } from "./synthetic-corpus";
@@ -58,7 +59,7 @@ async function timeStarts(dataDir: string, runs: number, json: boolean): Promise
     await stopBridge(bridge);
     console.log(`bridge start (to first answered search) ${startMs[run]} ms; RSS bridge ${rss} MiB`);
   }
-  if (json) console.log(JSON.stringify({ benchmark: "bridge-start", data_dir: dataDir, bridge_start_ms: startMs, machine: machineInfo() }));
+  if (json) console.log(JSON.stringify({ benchmark: "bridge-start", data_dir: dataDir, bridge_start_ms: startMs, bridge_glibc_tunables: bridgeEnv(process.env).GLIBC_TUNABLES ?? null, machine: machineInfo() }));
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -108,6 +109,7 @@ async function main(argv: string[]): Promise<void> {
       chroma_ingest_records_per_s: Math.round(records / chromaSeconds),
       bridge_start_ms: Math.round(restartMs),
       rss,
+      bridge_glibc_tunables: bridgeEnv(process.env).GLIBC_TUNABLES ?? null,
       machine: machineInfo(),
     };
     console.log(`write ack p50 ${result.write_ack_ms.p50_ms} ms, p95 ${result.write_ack_ms.p95_ms} ms (one turn at a time)`);

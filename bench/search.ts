@@ -9,6 +9,7 @@
 // --reopen also times a checkpoint and re-opening the store (bench/store-open.ts), and the searches and RSS
 // of the store opened from that checkpoint in a fresh process (--rows-in-memory: once more with every row kept in memory).
 // --keep DIR builds the store in DIR (which must not exist) and leaves it there, to time opening it again.
+// It runs in the environment a bridge is started with (on Linux glibc's huge pages: bench/bridge-process.ts).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,6 +17,7 @@ import { MemoryStore } from "../bridge/store/memory-store";
 import type { SearchRequest } from "../bridge/store/search";
 import { parseSearchRequest } from "../bridge/store/search-request";
 import { argValue, machineInfo, percentile } from "./stats";
+import { rerunAsBridgeProcess } from "./bridge-process";
 import { type CheckpointFigures, printOpenFigures, printReopenedFigures, runReopenedChild, timeCheckpoint, timeOpen, timeReopened } from "./store-open";
 import { FLAT_MAX_RECORDS } from "../bridge/index/ann-defaults";
 import { describeSlices, type SliceSummary, SliceWatch } from "./slice-watch";
@@ -31,6 +33,8 @@ function time(fn: () => void, samples: number[]): void {
 }
 
 async function main(argv: string[]): Promise<void> {
+  const rerun = rerunAsBridgeProcess();
+  if (rerun !== undefined) return void (process.exitCode = rerun);
   if (runReopenedChild(argv)) return;
   const keep = argv.includes("--keep") ? argv[argv.indexOf("--keep") + 1] : undefined;
   if (keep !== undefined && (!keep || keep.startsWith("--") || fs.existsSync(keep))) throw new Error("--keep must name a directory that does not exist yet");
@@ -110,6 +114,7 @@ async function measureSearch(argv: string[], dataDir: string): Promise<{ result:
       ingest_records_per_s: Math.round(records / ingestSeconds),
       write_ack: summary(acks),
       rss_mib: Math.round(process.memoryUsage().rss / 2 ** 20),
+      glibc_tunables: process.env.GLIBC_TUNABLES ?? null,
       machine: machineInfo(),
     };
     for (const mode of ["lexical", "dense", "hybrid"] as const) {

@@ -40,6 +40,22 @@ export interface LaunchedBridge {
 export function bridgeStartTimeoutMs(platform: NodeJS.Platform = process.platform): number {
   return chromaStartTimeoutMs(platform) + 15_000;
 }
+/** glibc's tunable that has malloc ask the kernel for transparent huge pages (madvise) for what it maps (glibc 2.35+). */
+export const HUGE_PAGES_TUNABLE = "glibc.malloc.hugetlb";
+
+/**
+ * The environment a bridge is started with: `env`, and on Linux glibc's malloc told to use transparent huge pages
+ * (`GLIBC_TUNABLES`), unless `env` already sets that tunable (the user's choice stands). A bridge opening a large
+ * store fills its arrays (the int8 codes, the BM25 postings: ~0.8 GB at 1M) in fresh memory, a page fault each
+ * 4 KiB page; with 2 MiB pages, 115k fewer faults at 1M. Kernels whose THP is "never", older glibc and musl ignore
+ * it; Windows and macOS have no such setting.
+ */
+export function bridgeEnv(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): Record<string, string | undefined> {
+  const tunables = env.GLIBC_TUNABLES;
+  if (platform !== "linux" || tunables?.split(":").some((tunable) => tunable.split("=")[0] === HUGE_PAGES_TUNABLE)) return { ...env };
+  return { ...env, GLIBC_TUNABLES: tunables ? `${tunables}:${HUGE_PAGES_TUNABLE}=1` : `${HUGE_PAGES_TUNABLE}=1` };
+}
+
 const POLL_MS = 100;
 const SHUTDOWN_CALL_TIMEOUT_MS = 5_000;
 const KILL_WAIT_MS = 5_000;
@@ -69,7 +85,7 @@ export async function launchOrAttachBridge(options: LaunchOptions): Promise<Laun
     // Not the caller's folder: on Windows a process's working directory cannot be deleted or renamed.
     cwd: dataDir,
     // An Electron host binary runs the CLI as plain Node only with this set; Node ignores it.
-    env: { ...options.env, ELECTRON_RUN_AS_NODE: "1" } as NodeJS.ProcessEnv,
+    env: { ...bridgeEnv(options.env), ELECTRON_RUN_AS_NODE: "1" } as NodeJS.ProcessEnv,
   });
   let exited: number | null = null;
   let spawnError: Error | undefined;

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { attachBridge, launchOrAttachBridge, stopBridge, type LaunchOptions } from "../../bridge/client/bridge-launcher";
+import { attachBridge, bridgeEnv, launchOrAttachBridge, stopBridge, type LaunchOptions } from "../../bridge/client/bridge-launcher";
 import { isProcessAlive } from "../../bridge/store/lock";
 import { serveBridge } from "../bridge/bridge-process";
 import { CLI } from "../cli/run-cli";
@@ -65,6 +65,12 @@ describe("launchOrAttachBridge", () => {
     expect(again.started).toBeUndefined();
     // Its working directory is the data directory, not the caller's (which Windows would keep from being deleted).
     if (process.platform === "linux") expect(fs.readlinkSync(`/proc/${launched!.pid}/cwd`)).toBe(fs.realpathSync(dataDir));
+    // On Linux the bridge runs with glibc's malloc told to use huge pages (bridgeEnv, tested below).
+    if (process.platform === "linux") {
+      const environ = fs.readFileSync(`/proc/${launched!.pid}/environ`, "latin1").split("\0");
+      expect(environ).toContain(`GLIBC_TUNABLES=${bridgeEnv(process.env).GLIBC_TUNABLES}`);
+      if (!process.env.GLIBC_TUNABLES?.includes("glibc.malloc.hugetlb=")) expect(environ.find((entry) => entry.startsWith("GLIBC_TUNABLES="))).toMatch(/[=:]glibc\.malloc\.hugetlb=1$/);
+    }
   });
 
   it("passes --owner-pid on, so the started bridge ends with its owner", async () => {
@@ -130,6 +136,29 @@ describe("launchOrAttachBridge", () => {
       code: "BRIDGE_UNAVAILABLE",
       message: expect.stringContaining("could not start the bridge"),
     });
+  });
+});
+
+describe("bridgeEnv", () => {
+  it("tells glibc's malloc to use huge pages on Linux, after the tunables already set, and keeps the rest of the environment", () => {
+    expect(bridgeEnv({ PATH: "/bin" }, "linux")).toEqual({ PATH: "/bin", GLIBC_TUNABLES: "glibc.malloc.hugetlb=1" });
+    expect(bridgeEnv({ GLIBC_TUNABLES: "glibc.malloc.arena_max=2" }, "linux")).toEqual({ GLIBC_TUNABLES: "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1" });
+    expect(bridgeEnv({ GLIBC_TUNABLES: "" }, "linux")).toEqual({ GLIBC_TUNABLES: "glibc.malloc.hugetlb=1" });
+  });
+
+  it("leaves a huge-page setting the user made as it is, and sets nothing on Windows or macOS", () => {
+    for (const mine of ["glibc.malloc.hugetlb=0", "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=2"]) {
+      expect(bridgeEnv({ GLIBC_TUNABLES: mine }, "linux")).toEqual({ GLIBC_TUNABLES: mine });
+    }
+    // A tunable whose name only begins the same is another one.
+    expect(bridgeEnv({ GLIBC_TUNABLES: "glibc.malloc.hugetlbx=0" }, "linux").GLIBC_TUNABLES).toBe("glibc.malloc.hugetlbx=0:glibc.malloc.hugetlb=1");
+    for (const platform of ["win32", "darwin"] as const) expect(bridgeEnv({ PATH: "x" }, platform)).toEqual({ PATH: "x" });
+  });
+
+  it("returns a copy: the caller's environment is not changed", () => {
+    const env = { PATH: "/bin" };
+    bridgeEnv(env, "linux");
+    expect(env).toEqual({ PATH: "/bin" });
   });
 });
 
