@@ -40,8 +40,9 @@ export interface LaunchedBridge {
 export function bridgeStartTimeoutMs(platform: NodeJS.Platform = process.platform): number {
   return chromaStartTimeoutMs(platform) + 15_000;
 }
+
 /** glibc's tunable that has malloc ask the kernel for transparent huge pages (madvise) for what it maps (glibc 2.35+). */
-export const HUGE_PAGES_TUNABLE = "glibc.malloc.hugetlb";
+const HUGE_PAGES_TUNABLE = "glibc.malloc.hugetlb";
 
 /**
  * The environment a bridge is started with: `env`, and on Linux glibc's malloc told to use transparent huge pages
