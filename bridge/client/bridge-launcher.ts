@@ -47,9 +47,10 @@ const HUGE_PAGES_TUNABLE = "glibc.malloc.hugetlb";
 /**
  * The environment a bridge is started with: `env`, and on Linux glibc's malloc told to use transparent huge pages
  * (`GLIBC_TUNABLES`), unless `env` already sets that tunable (the user's choice stands). A bridge opening a large
- * store fills its arrays (the int8 codes, the BM25 postings: ~0.8 GB at 1M) in fresh memory, a page fault each
- * 4 KiB page; with 2 MiB pages, 115k fewer faults at 1M. Kernels whose THP is "never", older glibc and musl ignore
- * it; Windows and macOS have no such setting.
+ * store fills the arrays malloc maps (the BM25 snapshot's arrays, the term dictionary, the vectors' heads: ~0.5 GB
+ * at 1M) in fresh memory, a page fault each 4 KiB page; with 2 MiB pages, 115k fewer faults at 1M. The int8 codes
+ * are WebAssembly memory, V8's own mapping, which this does not reach. Kernels whose THP is "never", older glibc
+ * and musl ignore it; Windows and macOS have no such setting.
  */
 export function bridgeEnv(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): Record<string, string | undefined> {
   const tunables = env.GLIBC_TUNABLES;

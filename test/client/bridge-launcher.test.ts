@@ -55,7 +55,7 @@ describe("launchOrAttachBridge", () => {
     expect((await client.health()).pid).toBe(served.child.pid);
   });
 
-  it("starts a bridge when none runs, says which pid it started, and that bridge answers", async () => {
+  it("starts a bridge when none runs (in its data directory, with glibc's huge pages on Linux), says which pid it started, and that bridge answers", async () => {
     const dataDir = newDataDir();
     const { client, started: launched } = await launchOrAttachBridge(options(dataDir, { idleExitMs: 60_000 }));
     expect(isProcessAlive(launched!.pid)).toBe(true);
