@@ -84,8 +84,14 @@ function loadBinding(name) {
 // With WATCH_STDIN_ENV=1 the parent holds our stdin pipe; when the parent dies (even by SIGKILL) the
 // pipe reaches EOF and we stop, so no orphaned server keeps the data directory (Chroma has no lock).
 // A worker does the reading (and writes synchronously) because the main thread is blocked inside
-// the native server.
+// the native server. A SIGINT that comes before the server has set up its own handling reaches only
+// our JavaScript handler, which never runs (the main thread is inside cli()), and is lost: a parent
+// killed while Chroma started left it running for good. So the watcher repeats SIGINT until the
+// server takes it (a graceful stop, Chroma's files flushed), and kills the process if it still runs
+// after ORPHAN_GRACE_MS (the parent's own stop waits 5 s before SIGKILL; an orphan gets longer).
 const WATCH_STDIN_ENV = "DSH_DREAM_CHROMA_WATCH_STDIN";
+const ORPHAN_GRACE_MS = 10_000;
+const SIGINT_EVERY_MS = 250;
 const STDIN_WATCHER = `
 const fs = require("node:fs");
 const buf = Buffer.alloc(256);
@@ -98,7 +104,12 @@ for (;;) {
 }
 // stderr usually died with the parent (EPIPE): the notice is best effort, the stop is not.
 try { fs.writeSync(2, "chroma-launcher: parent went away (stdin closed); stopping\\n"); } catch {}
-process.kill(process.pid, "SIGINT");
+for (let waited = 0; waited < ${ORPHAN_GRACE_MS}; waited += ${SIGINT_EVERY_MS}) {
+  process.kill(process.pid, "SIGINT");
+  Atomics.wait(nap, 0, 0, ${SIGINT_EVERY_MS});
+}
+try { fs.writeSync(2, "chroma-launcher: still running ${ORPHAN_GRACE_MS} ms after stdin closed; killing it\\n"); } catch {}
+process.kill(process.pid, "SIGKILL");
 `;
 
 function watchStdin() {

@@ -176,6 +176,55 @@ describe("EmbeddedChroma", () => {
     expect(isGone(serverPid)).toBe(true);
   });
 
+  it("the launcher stops when the process that started it is gone before the server is up", async () => {
+    // Its stdin closes at once: the watcher's first SIGINT comes before Chroma handles signals itself.
+    const launcher = path.join(__dirname, "..", "..", "bridge", "chroma", "chroma-launcher.cjs");
+    const args = [launcher, "run", "--path", tempDir("chroma-"), "--host", "127.0.0.1", "--port", String(await freePort())];
+    const env = { ...process.env, DSH_DREAM_CHROMA_WATCH_STDIN: "1" };
+    const server = spawn(process.execPath, args, { stdio: ["pipe", "ignore", "pipe"], env });
+    let stderr = "";
+    server.stderr!.on("data", (chunk) => (stderr += String(chunk)));
+    const closed = once(server, "close");
+    server.stdin!.end();
+    const deadline = Date.now() + 30_000;
+    while (!isGone(server.pid as number) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const gone = isGone(server.pid as number);
+    if (!gone) server.kill("SIGKILL");
+    await closed;
+    expect(gone).toBe(true);
+    expect(stderr).toContain("chroma-launcher: parent went away (stdin closed); stopping");
+  });
+
+  it("the launcher kills itself when its server never takes the stop, as before Chroma handles signals", async () => {
+    // A binding whose cli() blocks the main thread and sets up no signal handling of its own: each
+    // SIGINT reaches only the launcher's JavaScript handler, which cannot run. Only the kill ends it.
+    const preload = path.join(tempDir("chroma-blocked-"), "blocked-binding.cjs");
+    fs.writeFileSync(
+      preload,
+      `const Module = require("node:module");
+      const load = Module._load;
+      Module._load = function (request, ...rest) {
+        if (request.startsWith("chromadb-js-bindings-")) return { cli: () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0) };
+        return load.call(this, request, ...rest);
+      };`,
+    );
+    const launcher = path.join(__dirname, "..", "..", "bridge", "chroma", "chroma-launcher.cjs");
+    const args = ["--require", preload, launcher, "run", "--path", tempDir("chroma-"), "--host", "127.0.0.1", "--port", String(await freePort())];
+    const server = spawn(process.execPath, args, { stdio: ["pipe", "ignore", "pipe"], env: { ...process.env, DSH_DREAM_CHROMA_WATCH_STDIN: "1" } });
+    let stderr = "";
+    server.stderr!.on("data", (chunk) => (stderr += String(chunk)));
+    const closed = once(server, "close");
+    server.stdin!.end();
+    const deadline = Date.now() + 40_000;
+    while (!isGone(server.pid as number) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const gone = isGone(server.pid as number);
+    if (!gone) server.kill("SIGKILL");
+    const [code, signal] = await closed;
+    expect(gone).toBe(true);
+    expect({ code, signal }).toEqual({ code: null, signal: "SIGKILL" });
+    expect(stderr).toBe("chroma-launcher: parent went away (stdin closed); stopping\nchroma-launcher: still running 10000 ms after stdin closed; killing it\n");
+  }, 60_000);
+
   it("refuses to start on a port that is already in use, naming the port", async () => {
     const blocker = net.createServer();
     const port = await listen(blocker);
