@@ -1,11 +1,12 @@
 // Work written as a generator of steps (checkpoints, snapshots, compaction), run in one go where nothing
 // needs to come between the steps.
 
-/** Runs `steps` to the end and returns what the generator returns. */
-export function runToEnd<T>(steps: Generator<unknown, T>): T {
+/** Runs `steps` to the end and returns what the generator returns; `between` runs after each step. */
+export function runToEnd<T>(steps: Generator<unknown, T>, between?: () => void): T {
   for (;;) {
     const next = steps.next();
     if (next.done) return next.value;
+    between?.();
   }
 }
 

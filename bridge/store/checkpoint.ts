@@ -198,10 +198,11 @@ const ROW_BYTES_PER_STEP = 2 * 1024 * 1024;
 
 /**
  * Writes a checkpoint of `image` in one go (the CLI, close, tests); see checkpointSteps. A checkpoint can
- * not be abandoned here: nothing changes the state while it runs.
+ * not be abandoned here: nothing changes the state while it runs. `betweenSteps` runs after each step (the
+ * store refreshes its lock there).
  */
-export function writeCheckpoint(dir: string, image: StoreImage, basis?: CheckpointBasis, tuning: CheckpointTuning = {}): { written: CheckpointWritten; basis: CheckpointBasis } {
-  return runToEnd(checkpointSteps(dir, image, basis, tuning));
+export function writeCheckpoint(dir: string, image: StoreImage, basis?: CheckpointBasis, tuning: CheckpointTuning = {}, betweenSteps?: () => void): { written: CheckpointWritten; basis: CheckpointBasis } {
+  return runToEnd(checkpointSteps(dir, image, basis, tuning), betweenSteps);
 }
 
 /**

@@ -55,6 +55,9 @@ export const CHECKPOINT_SLICE_MS = 10;
 // A checkpoint in the background waiting for a flush on the thread pool looks again this often.
 export const FLUSH_POLL_MS = 1;
 
+// A replay looks at the clock for the lock's heartbeat once per this many entries (~1 ms of replay).
+const LOCK_CHECK_ENTRIES = 1024;
+
 // About 0.1 s of replay with 512-d vectors: below this a checkpoint on close costs more than it saves.
 const CHECKPOINT_ON_CLOSE_BYTES = 4 * 1024 * 1024;
 
@@ -233,7 +236,13 @@ export class MemoryStore {
       const state = load.state && prepared ? prepared.adoptLexical(load.state.bm25) : new MemoryState(nowMs, options.bm25, load.state);
       opened = state;
       const store = new MemoryStore(dataDir, lock, new AuditLog(path.join(dataDir, "audit.jsonl"), options.audit), state, options);
-      const { journal, report } = Journal.open(journalPath, (entry) => state.apply(entry), { fromOffset: load.state?.offset });
+      // A whole journal replayed takes minutes at a million memories: the lock is refreshed as it goes.
+      let replayed = 0;
+      const apply = (entry: JournalEntry): void => {
+        state.apply(entry);
+        if (++replayed % LOCK_CHECK_ENTRIES === 0) lock.refreshIfDue();
+      };
+      const { journal, report } = Journal.open(journalPath, apply, { fromOffset: load.state?.offset });
       store.journal = journal;
       store.replayReport = report;
       store.checkpointOffset = load.state?.offset ?? 0;
@@ -304,7 +313,7 @@ export class MemoryStore {
     for (;;) {
       const damaged = this.damagedRows();
       try {
-        return writeCheckpoint(this.checkpointDir, this.image(), this.checkpointBasis, this.checkpointTuning);
+        return writeCheckpoint(this.checkpointDir, this.image(), this.checkpointBasis, this.checkpointTuning, () => this.lock.refreshIfDue());
       } catch (error) {
         if (!(error instanceof CheckpointAbandoned) || this.damagedRows() === damaged) throw error;
       }
@@ -448,7 +457,7 @@ export class MemoryStore {
     // A committed one only has old parts to remove and texts to page: finished when asked (the next checkpoint
     // would otherwise leave the records of segments it keeps with their texts in memory), dropped on close or
     // compaction (the next checkpoint removes what is left).
-    if (finishPaging && this.checkpointJob?.committed) runToEnd(this.checkpointJob.steps);
+    if (finishPaging && this.checkpointJob?.committed) runToEnd(this.checkpointJob.steps, () => this.lock.refreshIfDue());
     this.checkpointJob?.steps.return(undefined as never);
     this.checkpointJob = undefined;
     this.dropFlushes();
@@ -483,7 +492,7 @@ export class MemoryStore {
    * The steps are compaction()'s; compactInBackground() runs the same ones while the store serves.
    */
   compact(): CompactReport {
-    const report = runToEnd(this.compaction());
+    const report = runToEnd(this.compaction(), () => this.lock.refreshIfDue());
     const started = performance.now();
     this.checkpoint();
     report.phases_ms.checkpoint = Math.round(performance.now() - started);

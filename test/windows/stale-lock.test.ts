@@ -120,6 +120,46 @@ describe("a stale lock is taken over, a live one is not", () => {
     expect(fs.existsSync(lockPath)).toBe(false); // released: no heartbeat recreates it
   });
 
+  it("refreshes its lock through a whole-journal replay, a checkpoint and a compaction run in one go", () => {
+    // Their timer cannot run while the store works synchronously: a replay of a million memories took minutes,
+    // long enough for a second bridge to judge the lock stale and open the same directory. Here every look at
+    // the clock finds a heartbeat due, as it would through minutes of such work.
+    const dataDir = tempDir("lock-long-work-");
+    const lockPath = path.join(dataDir, LOCK_FILE);
+    const writing = MemoryStore.open({ dataDir, checkpointOnCloseBytes: Infinity });
+    const imported = writing.importRecords(Array.from({ length: 3_000 }, (_, i) => ({ id: `m${i}`, text: `memory number ${i} about the lock`, source_type: "user_message" })));
+    writing.close();
+    expect(imported).toEqual({ added: 3_000, unchanged: 0, rejected: [] });
+    expect(fs.existsSync(path.join(dataDir, "checkpoint"))).toBe(false);
+
+    const refreshes = jest.spyOn(fs, "utimesSync");
+    const lockRefreshes = (): number => refreshes.mock.calls.filter(([file]) => file === lockPath).length;
+    let clock = Date.now();
+    const dueEveryLook = jest.spyOn(Date, "now").mockImplementation(() => (clock += LOCK_HEARTBEAT_MS));
+    const store = MemoryStore.open({ dataDir, checkpointOnCloseBytes: Infinity });
+    try {
+      expect(store.status()).toMatchObject({ journal: { entries_replayed: 3_000 }, checkpoint: { used: false } });
+      const afterReplay = lockRefreshes();
+      expect(afterReplay).toBeGreaterThan(0);
+      store.checkpoint();
+      const afterCheckpoint = lockRefreshes();
+      expect(afterCheckpoint).toBeGreaterThan(afterReplay);
+      store.forget("m7");
+      expect(store.compact().erased).toBe(1);
+      expect(lockRefreshes()).toBeGreaterThan(afterCheckpoint);
+
+      // No heartbeat due: a look at the clock is all it costs.
+      dueEveryLook.mockImplementation(() => clock);
+      const before = lockRefreshes();
+      store.add({ id: "late", text: "one more memory, so that the checkpoint has steps to run", source_type: "user_message" });
+      expect(store.checkpoint()).not.toHaveProperty("unchanged");
+      expect(lockRefreshes()).toBe(before);
+      expect(ownerOf(lockPath)).toBe(process.pid);
+    } finally {
+      store.close();
+    }
+  });
+
   it("clears a takeover left by a crashed process", () => {
     const dataDir = tempDir("lock-takeover-");
     const lockPath = writeLock(dataDir, 4_000_001, 0);
