@@ -123,6 +123,8 @@ export class VectorIndex {
   private flatMaxRecords = FLAT_MAX_RECORDS;
   private recallTarget = RECALL_TARGET;
   private ann: BuiltLists | undefined;
+  /** Counts the lists built or restored: which of them a checkpoint holds (see listsGeneration). */
+  private listsMade = 0;
   /** The array lendLists() fills, kept between checkpoints. */
   private listsScratch: { array: Int32Array; lent: boolean } | undefined;
   /** The build in progress (maintain() steps it) and the lists it fills, kept current by set and remove. */
@@ -162,6 +164,14 @@ export class VectorIndex {
     const status: AnnStatus = { flatMaxRecords: this.flatMaxRecords, mode };
     if (this.ann) Object.assign(status, { lists: this.ann.lists.count, recallEstimate: this.ann.recall, probeShare: this.ann.share, trainedAt: this.ann.trainedAt });
     return status;
+  }
+
+  /**
+   * Which lists the index answers from: a number that changes with each build (or restore from a checkpoint),
+   * undefined while it has none. Lists kept current by later adds and removes keep their number.
+   */
+  get listsGeneration(): number | undefined {
+    return this.ann ? this.listsMade : undefined;
   }
 
   /** Whether maintain() has work: the index is over the limit and its lists are missing or outgrown. */
@@ -455,6 +465,7 @@ export class VectorIndex {
       lists.place(doc, image.listOf[i]);
     });
     this.ann = { lists, recall: image.recall, share: image.share, trainedAt: image.trainedAt };
+    this.listsMade++;
   }
 
   /** Stores the unit vector of `vector` under `doc`, replacing any earlier vector for it. */
@@ -598,6 +609,7 @@ export class VectorIndex {
       }
     }
     this.ann = { lists, ...chosen, trainedAt };
+    this.listsMade++;
   }
 
   /**

@@ -119,7 +119,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       return;
     }
     // A compaction removes every checkpoint at its switch: the next one is taken after it.
-    if (checkpointing || purging || Date.now() - lastRequestMs < quietMs || store.journalBytesSinceCheckpoint < checkpointAfterBytes) return;
+    if (checkpointing || purging || Date.now() - lastRequestMs < quietMs) return;
+    if (store.journalBytesSinceCheckpoint < checkpointAfterBytes && !store.checkpointLacksLists) return;
     // Written in slices between requests, so a search or a write waits one slice at most (checkpoint.ts).
     checkpointing = true;
     void store

@@ -128,6 +128,8 @@ interface SpaceBasis {
   overwrites: number;
   /** Each segment's vector part (null: none of its docs has a vector). */
   segments: Array<VectorSegment | null>;
+  /** The index's listsGeneration the checkpoint holds the lists of; absent when it holds none. */
+  lists?: number;
 }
 
 export interface RestoredState {
@@ -400,7 +402,7 @@ function* writeInSteps(dir: string, image: StoreImage, basis: CheckpointBasis | 
     ...(headless.includes(true) ? { textIndexHeadless: headless } : {}),
     statementParts,
     bm25,
-    spaces: new Map(spaces.map((space) => [space.index, { overwrites: space.overwrites, segments: space.segments }])),
+    spaces: new Map(spaces.map((space) => [space.index, { overwrites: space.overwrites, segments: space.segments, ...(space.lists === undefined ? {} : { lists: space.lists }) }])),
   };
   image.committed?.(written, next);
   // Before the old parts go, a part a step (a million rows moved at once were ~25 ms of the commit's step):
@@ -464,6 +466,8 @@ interface FrozenSpace {
   segments: Array<VectorSegment | null>;
   /** The vector parts this checkpoint wrote, the docs whose rows they hold in order, and where those rows lie. */
   written: WrittenRows[];
+  /** The listsGeneration of the lists written, if the index had lists at the first step. */
+  lists?: number;
 }
 
 interface WrittenRows {
@@ -568,7 +572,7 @@ function freezeSpace(
       entry.lists = { count: lists.image.centroids.length / dim, part: yield* write(`lists-${i}.bin`, encodeListsPart(dim, lists.image)) };
     });
   }
-  return { index, overwrites, damaged, entry, segments: frozen, written };
+  return { index, overwrites, damaged, entry, segments: frozen, written, ...(lists ? { lists: index.listsGeneration } : {}) };
 }
 
 /**
@@ -864,7 +868,7 @@ function restore(dir: string, journalPath: string, bm25Params: { k1: number; b: 
     docLists.reduce((at, docs) => (allDocs.set(docs, at), at + docs.length), 0);
     if (space.lists) index.restoreLists(allDocs, decodeListsPart(readPart(dir, space.lists.part, "lists"), space.dim, space.lists.count, space.vectors));
     vectors.restore(space, index, contentHashByDoc);
-    spaces.set(index, { overwrites: index.overwrites, segments });
+    spaces.set(index, { overwrites: index.overwrites, segments, ...(space.lists ? { lists: index.listsGeneration } : {}) });
   }
   prepare?.({ records, docById, texts, replies, vectors, ...(statements ? { statements } : {}), offset: manifest.journal.offset, entries: manifest.journal.entries });
   // Read straight into the index's arrays: the snapshot of a million memories is ~400 MB.

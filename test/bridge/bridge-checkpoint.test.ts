@@ -60,4 +60,63 @@ describe("the bridge's checkpoints", () => {
       await again.stop("test over");
     }
   }, 60_000);
+
+  it("writes one when the ANN lists were built after the newest checkpoint, though the journal did not grow", async () => {
+    const dataDir = tempDir("bridge-ckpt-lists-");
+    const start = (flatMaxRecords: number) =>
+      startBridge({
+        dataDir,
+        config: { chroma: { mode: "off" }, embedding: { ...defaultEmbeddingConfig(dataDir), provider: "off" }, privacy: defaultPrivacy(), search: { ...DEFAULT_SEARCH, flatMaxRecords } },
+        version: "test",
+        env: {},
+        housekeeping: { checkEveryMs: 50, quietMs: 100, checkpointAfterBytes: 1 },
+      });
+    const log = () => (fs.existsSync(path.join(dataDir, "bridge.log")) ? fs.readFileSync(path.join(dataDir, "bridge.log"), "utf8") : "");
+    const checkpoints = () => [...log().matchAll(/checkpoint at journal offset (\d+) \((\d+) parts written, (\d+) kept\)/g)].map((m) => m.slice(1).map(Number));
+    type Index = { mode: string; lists?: number };
+    const indexOf = (client: BridgeClient) => client.call<{ vectors: Array<{ index: Index }> }>("status").then((status) => status.vectors[0].index);
+
+    // Exact at first: the checkpoint written after the import holds no lists.
+    let bridge = await start(1_000_000);
+    try {
+      const client = BridgeClient.fromDataDir(dataDir);
+      const records = Array.from({ length: 600 }, (_, i) => ({
+        id: `v-${i}`,
+        text: `memory ${i}`,
+        source_type: "user_message",
+        embedding: { provider: "test", model: "unit-8", vector: Array.from({ length: 8 }, (_, d) => Math.sin(i * (d + 1))) },
+      }));
+      await client.call("import", { records });
+      await until(() => checkpoints().length === 1);
+      expect(await indexOf(client)).toMatchObject({ mode: "flat" });
+    } finally {
+      await bridge.stop("test over");
+    }
+    const [[offset]] = checkpoints();
+
+    // Over a lower limit, the lists are built after the open; then the lists part alone is written.
+    bridge = await start(100);
+    let lists: number | undefined;
+    try {
+      const client = BridgeClient.fromDataDir(dataDir);
+      let index = await indexOf(client);
+      while (index.mode !== "ivf") [index] = await Promise.all([indexOf(client), new Promise((resolve) => setTimeout(resolve, 50))]);
+      lists = index.lists;
+      // Bounded: without it, no checkpoint would come (the journal did not grow) until the stop's.
+      const deadline = Date.now() + 20_000;
+      await until(() => checkpoints().length === 2 || Date.now() > deadline);
+      expect(checkpoints()[1]).toEqual([offset, 1, expect.any(Number)]);
+    } finally {
+      await bridge.stop("test over");
+    }
+
+    // The next start answers from those lists at once.
+    bridge = await start(100);
+    try {
+      expect(await indexOf(BridgeClient.fromDataDir(dataDir))).toEqual(expect.objectContaining({ mode: "ivf", lists }));
+      expect(checkpoints()).toHaveLength(2);
+    } finally {
+      await bridge.stop("test over");
+    }
+  }, 60_000);
 });

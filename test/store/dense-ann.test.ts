@@ -99,6 +99,44 @@ describe("the approximate index in the store", () => {
     }
   });
 
+  it("checkpoints lists built after the newest checkpoint, so that a restart does not build them again", async () => {
+    // A store opened by replaying its whole journal writes its first checkpoint while the lists are still being
+    // built; with no journal growth after, every restart used to build them again.
+    const dataDir = tempDir("dense-ann-later-");
+    const vectors = clustered(4_000, 4);
+    const store = MemoryStore.open({ dataDir, vectorIndex: { flatMaxRecords: 3_000 } });
+    let built!: SpaceStatus["index"];
+    try {
+      store.importRecords(vectors.map((vector, i) => ({ id: `m${i}`, text: `memory number ${i}`, source_type: "user_message", embedding: emb(vector) })));
+      expect(space(store).index.mode).toBe("building");
+      expect(store.checkpoint()).toMatchObject({ parts_reused: 0 });
+      expect(store.checkpointLacksLists).toBe(false); // no lists yet: nothing to hold
+      await until(() => space(store).index.mode === "ivf");
+      built = space(store).index;
+      expect(store.checkpointLacksLists).toBe(true);
+      expect(store.journalBytesSinceCheckpoint).toBe(0);
+      // Only the lists part is new: every segment is kept.
+      const written = store.checkpoint();
+      expect(written).not.toHaveProperty("unchanged");
+      expect(written).toMatchObject({ parts_written: 1 });
+      expect(store.checkpointLacksLists).toBe(false);
+      expect(store.checkpoint()).toHaveProperty("unchanged", true);
+      // Lists kept current by a later add are the same lists: the add's journal entry carries it.
+      store.add({ id: "late", text: "a memory after the lists", source_type: "user_message", embedding: emb(vectors[7]) });
+      expect(store.checkpointLacksLists).toBe(false);
+    } finally {
+      store.close();
+    }
+    const reopened = MemoryStore.open({ dataDir, vectorIndex: { flatMaxRecords: 3_000 } });
+    try {
+      expect(space(reopened).index).toMatchObject({ mode: "ivf", lists: built.lists, recallEstimate: built.recallEstimate });
+      expect(reopened.maintainVectorIndexes()).toBe(false);
+      expect(reopened.checkpointLacksLists).toBe(false);
+    } finally {
+      reopened.close();
+    }
+  });
+
   it("withholds a quarantined memory and keeps other projects out when the lists answer", async () => {
     const vectors = clustered(4_000, 3);
     const store = MemoryStore.open({ dataDir: tempDir("dense-ann-filters-"), vectorIndex: { flatMaxRecords: 3_000 } });
