@@ -193,6 +193,48 @@ describe("ChromaCollections on a real Chroma server", () => {
     }
   });
 
+  it("sends vectors as exact base64 float32 where the server takes it, as numbers where it does not", async () => {
+    // A recording proxy in front of the real server; for the second client it says base64 is not supported.
+    const upserts: Array<{ headers: http.IncomingHttpHeaders; body: { ids: string[]; embeddings: unknown[]; documents: string[]; metadatas: unknown[] } }> = [];
+    let base64 = true;
+    const proxy = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", async () => {
+        const body = Buffer.concat(chunks);
+        if (request.url!.endsWith("/upsert")) upserts.push({ headers: request.headers, body: JSON.parse(body.toString("utf8")) });
+        const answer = await fetch(`${chroma.url}${request.url}`, { method: request.method, headers: { "content-type": "application/json" }, ...(body.length ? { body } : {}) });
+        let text = await answer.text();
+        if (request.url!.endsWith("/pre-flight-checks")) text = JSON.stringify({ ...JSON.parse(text), supports_base64_encoding: base64 });
+        response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" }).end(text);
+      });
+    });
+    const url = await listen(proxy);
+    try {
+      const vectors = [0, 1, 2].map((i) => new Float32Array(vector(i + 40)));
+      const sent = vectors.map((embedding, i) => ({ id: `w${i}`, document: `wire ${i}`, embedding, metadata: { n: i } }));
+      const viaBase64 = new ChromaCollections({ url, headers: { "X-Chroma-Token": "tok-1" }, timeoutMs: 10_000 });
+      const name = await viaBase64.ensureCollection({ ...B8, model: "wire" });
+      await viaBase64.upsert(name, sent);
+      expect(upserts).toHaveLength(1);
+      expect(upserts[0].headers).toMatchObject({ "x-chroma-token": "tok-1", "content-type": "application/json" });
+      expect(upserts[0].body).toEqual({ ids: ["w0", "w1", "w2"], embeddings: vectors.map((v) => Buffer.from(v.buffer).toString("base64")), documents: ["wire 0", "wire 1", "wire 2"], metadatas: [{ n: 0 }, { n: 1 }, { n: 2 }] });
+      // The bytes are the client's own packing (Float32Array's); reading back goes through JSON text, hence the tolerance.
+      const stored = await collections.get(name, ["w0", "w1", "w2"]);
+      stored.forEach((row, i) => row.embedding!.forEach((x, k) => expect(Math.abs(x - vectors[i][k])).toBeLessThan(1e-6 * Math.abs(vectors[i][k]))));
+
+      base64 = false;
+      const viaNumbers = new ChromaCollections({ url, timeoutMs: 10_000 });
+      await viaNumbers.ensureCollection({ ...B8, model: "wire" });
+      await viaNumbers.upsert(name, sent.map((row) => ({ ...row, id: `n${row.id}` })));
+      expect(upserts).toHaveLength(2);
+      expect(upserts[1].body.embeddings).toEqual(vectors.map((v) => Array.from(v)));
+      expect(await collections.count(name)).toBe(6);
+    } finally {
+      proxy.close();
+    }
+  });
+
   it("rejects URLs the client cannot honour, without echoing credentials", () => {
     expect(() => new ChromaCollections({ url: "ftp://host:1" })).toThrow(expect.objectContaining({ code: "INVALID_FIELD" }));
     expect(() => new ChromaCollections({ url: "https://host/chroma" })).toThrow("Chroma URL must not have a path or query");
