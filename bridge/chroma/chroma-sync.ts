@@ -11,7 +11,7 @@ import { isRowRefusal, type ChromaCollections } from "./chroma-collections";
 import { renameWithRetry } from "../store/fs-retry";
 import { makeDirectory } from "../store/make-dir";
 
-const READ_BYTES = 4 * 1024 * 1024;
+const READ_BYTES = 1024 * 1024;
 const MAX_BATCH_ROWS = 1000;
 const RETRY_MIN_MS = 250;
 // Writes arrive in bursts (a turn, an import); syncing shortly after the burst batches them and keeps

@@ -168,4 +168,20 @@ describe("Journal offsets", () => {
     expect(step2.entries).toEqual([{ op: "add", n: 2 }, { op: "add", n: 3 }]);
     expect(step2.endOffset).toBe(fs.statSync(file).size);
   });
+
+  it("reads an entry longer than its read, in steps smaller than it, whole", () => {
+    // A step reads about what it was asked for; a line longer than that is put together across reads.
+    const file = tempFile();
+    const first = replayAll(file);
+    const start = first.journal.endOffset;
+    const long = "长".repeat(300_000); // 900 KB of UTF-8, past a small step's 64 KiB of slack
+    first.journal.append([{ op: "add", n: 1 }, { op: "add", text: long }, { op: "add", n: 3 }]);
+    first.journal.close();
+    const step1 = readEntriesFrom(file, start, 1);
+    expect(step1.entries).toEqual([{ op: "add", n: 1 }]);
+    const step2 = readEntriesFrom(file, step1.endOffset, 1);
+    expect(step2.entries).toEqual([{ op: "add", text: long }]);
+    const step3 = readEntriesFrom(file, step2.endOffset, 1);
+    expect(step3).toEqual({ entries: [{ op: "add", n: 3 }], endOffset: fs.statSync(file).size });
+  });
 });
