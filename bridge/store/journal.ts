@@ -208,8 +208,8 @@ export function readEntriesFrom(filePath: string, fromOffset: number, maxBytes: 
   const entries: JournalEntry[] = [];
   let endOffset = fromOffset;
   try {
-    // A chunk the size of what is asked (and a line's worth more): the replica reads 1 MiB at a time, and
-    // 8 MiB chunks read, and copied, eight times what it used.
+    // Chunks the size of what is asked (and a line's worth more): the replica asks for 1 MiB at a time,
+    // and 8 MiB chunks had it read and copy eight times what it used.
     for (const { line, offset, complete } of readLines(fd, fromOffset, Math.min(READ_CHUNK_BYTES, maxBytes + LINE_SLACK_BYTES))) {
       const entry = complete ? decodeLine(line) : undefined;
       if (!entry) break;
