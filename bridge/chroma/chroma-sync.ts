@@ -63,7 +63,7 @@ const MAX_SET_ASIDE = 1000;
 const MAX_REASON_CHARS = 300;
 
 type Row = { id: string; document: string; embedding: Float32Array; metadata: Record<string, string | number | boolean> };
-type Operation = { kind: "upsert"; collection: string; rows: Row[] } | { kind: "delete"; ids: string[] };
+type Operation = { kind: "upsert"; collection: string; rows: Row[] } | { kind: "delete"; ids: string[] } | { kind: "drop"; collection: string };
 
 export class ChromaSync {
   private cursor: number;
@@ -273,7 +273,13 @@ export class ChromaSync {
         else operations.push({ kind: "delete", ids: [change.id] });
         continue;
       }
-      if (change.op === "drop_vectors") continue; // the bridge deletes a superseded collection itself
+      if (change.op === "drop_vectors") {
+        // In journal order: a replica rebuilt from the journal (after a crash loop, for another Chroma) made the
+        // superseded space's collection again from the adds before the drop, and kept it for good. The bridge
+        // also deletes it when the drop happens (daemon.ts); whichever comes second finds nothing to delete.
+        operations.push({ kind: "drop", collection: this.chroma.collectionName(change.binding) });
+        continue;
+      }
       for (const [record, embedding] of this.rowsFor(change)) {
         const collection = this.chroma.collectionName(bindingOf(embedding));
         const row: Row = { id: record.id, document: record.text, embedding: embedding.vector, metadata: this.chroma.metadataFor(record, bindingOf(embedding)) };
@@ -299,6 +305,10 @@ export class ChromaSync {
   }
 
   private async send(operation: Operation): Promise<void> {
+    if (operation.kind === "drop") {
+      await this.chroma.deleteCollection(operation.collection);
+      return;
+    }
     if (operation.kind === "delete") {
       await this.chroma.deleteFromAll(operation.ids);
       for (const id of operation.ids) this.setAside.delete(id); // forgotten: nothing left to retry

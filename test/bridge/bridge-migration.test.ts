@@ -1,7 +1,9 @@
 // Switching embedding models: the local provider (real transformers.js on generated tiny models)
-// through the bridge, and a 10,000-memory dimension migration that survives kill -9 and loses nothing.
+// through the bridge, and a 10,000-memory dimension migration that survives kill -9 and loses nothing, nor
+// brings the superseded collection back when the replica is rebuilt from the journal.
 import fs from "node:fs";
 import path from "node:path";
+import { ChromaCollections } from "../../bridge/chroma/chroma-collections";
 import { exportPages } from "../../bridge/client/export-pages";
 import type { SearchResponse } from "../../bridge/store/search";
 import { writeTinyModel } from "../embed/tiny-model";
@@ -18,7 +20,7 @@ async function until(bridge: ServedBridge, done: (status: Record<string, any>) =
   for (;;) {
     const status = await statusOf(bridge);
     if (done(status)) return status;
-    if (Date.now() > deadline) throw new Error(`timed out: ${JSON.stringify(status.embedding)}`);
+    if (Date.now() > deadline) throw new Error(`timed out: ${JSON.stringify(status.embedding)} ${JSON.stringify(status.chroma)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -125,6 +127,19 @@ describe("embedding model changes through the bridge", () => {
         expect(done.chroma.collections).toEqual([expect.objectContaining({ model: "new-16", dim: 16, vectors: 10_000, chroma_rows: 10_000 })]);
         expect(await exportAll(bridge)).toEqual(before);
         expect((await bridge.client.call<SearchResponse>("search", { query: "memory 42" })).receipt.recall).toBe("Recall: dense + FTS");
+      } finally {
+        await stop(bridge);
+      }
+
+      // A replica rebuilt from the journal (removed here, as after a crash loop) holds the new space only:
+      // the journal still has the old vectors' adds, and the drop after them.
+      fs.rmSync(path.join(dataDir, "chroma"), { recursive: true, force: true });
+      fs.rmSync(path.join(dataDir, "chroma-sync.json"), { force: true });
+      bridge = await serveBridge(dataDir);
+      try {
+        const rebuilt = await until(bridge, (s) => s.chroma.healthy === true && s.chroma.pending_bytes === 0 && s.chroma.collections.length > 0);
+        expect(rebuilt.chroma.collections).toEqual([expect.objectContaining({ model: "new-16", dim: 16, vectors: 10_000, chroma_rows: 10_000 })]);
+        expect(await new ChromaCollections({ url: rebuilt.chroma.url }).listCollections()).toEqual([rebuilt.chroma.collections[0].name]);
       } finally {
         await stop(bridge);
       }
