@@ -50,6 +50,26 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * The launcher watching its stdin (with `nodeArgs` before it), whose stdin closes at once, as when its parent dies
+ * at the spawn; waits up to `waitMs` for it to be gone (killed after that), and says how it ended.
+ */
+async function orphanedLauncher(nodeArgs: string[], waitMs: number): Promise<{ gone: boolean; code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  const launcher = path.join(__dirname, "..", "..", "bridge", "chroma", "chroma-launcher.cjs");
+  const args = [...nodeArgs, launcher, "run", "--path", tempDir("chroma-"), "--host", "127.0.0.1", "--port", String(await freePort())];
+  const server = spawn(process.execPath, args, { stdio: ["pipe", "ignore", "pipe"], env: { ...process.env, DSH_DREAM_CHROMA_WATCH_STDIN: "1" } });
+  let stderr = "";
+  server.stderr!.on("data", (chunk) => (stderr += String(chunk)));
+  const closed = once(server, "close") as Promise<[number | null, NodeJS.Signals | null]>;
+  server.stdin!.end();
+  const deadline = Date.now() + waitMs;
+  while (!isGone(server.pid as number) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  const gone = isGone(server.pid as number);
+  if (!gone) server.kill("SIGKILL");
+  const [code, signal] = await closed;
+  return { gone, code, signal, stderr };
+}
+
 describe("EmbeddedChroma", () => {
   it("starts a server that answers its heartbeat, and stop() leaves no process and no timer behind", async () => {
     const timersBefore = held("Timeout");
@@ -178,21 +198,9 @@ describe("EmbeddedChroma", () => {
 
   it("the launcher stops when the process that started it is gone before the server is up", async () => {
     // Its stdin closes at once: the watcher's first SIGINT comes before Chroma handles signals itself.
-    const launcher = path.join(__dirname, "..", "..", "bridge", "chroma", "chroma-launcher.cjs");
-    const args = [launcher, "run", "--path", tempDir("chroma-"), "--host", "127.0.0.1", "--port", String(await freePort())];
-    const env = { ...process.env, DSH_DREAM_CHROMA_WATCH_STDIN: "1" };
-    const server = spawn(process.execPath, args, { stdio: ["pipe", "ignore", "pipe"], env });
-    let stderr = "";
-    server.stderr!.on("data", (chunk) => (stderr += String(chunk)));
-    const closed = once(server, "close");
-    server.stdin!.end();
-    const deadline = Date.now() + 30_000;
-    while (!isGone(server.pid as number) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    const gone = isGone(server.pid as number);
-    if (!gone) server.kill("SIGKILL");
-    await closed;
-    expect(gone).toBe(true);
-    expect(stderr).toContain("chroma-launcher: parent went away (stdin closed); stopping");
+    const orphan = await orphanedLauncher([], 30_000);
+    expect(orphan.gone).toBe(true);
+    expect(orphan.stderr).toContain("chroma-launcher: parent went away (stdin closed); stopping");
   });
 
   it("the launcher kills itself when its server never takes the stop, as before Chroma handles signals", async () => {
@@ -208,21 +216,10 @@ describe("EmbeddedChroma", () => {
         return load.call(this, request, ...rest);
       };`,
     );
-    const launcher = path.join(__dirname, "..", "..", "bridge", "chroma", "chroma-launcher.cjs");
-    const args = ["--require", preload, launcher, "run", "--path", tempDir("chroma-"), "--host", "127.0.0.1", "--port", String(await freePort())];
-    const server = spawn(process.execPath, args, { stdio: ["pipe", "ignore", "pipe"], env: { ...process.env, DSH_DREAM_CHROMA_WATCH_STDIN: "1" } });
-    let stderr = "";
-    server.stderr!.on("data", (chunk) => (stderr += String(chunk)));
-    const closed = once(server, "close");
-    server.stdin!.end();
-    const deadline = Date.now() + 40_000;
-    while (!isGone(server.pid as number) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    const gone = isGone(server.pid as number);
-    if (!gone) server.kill("SIGKILL");
-    const [code, signal] = await closed;
-    expect(gone).toBe(true);
-    expect({ code, signal }).toEqual({ code: null, signal: "SIGKILL" });
-    expect(stderr).toBe("chroma-launcher: parent went away (stdin closed); stopping\nchroma-launcher: still running 10000 ms after stdin closed; killing it\n");
+    const orphan = await orphanedLauncher(["--require", preload], 40_000);
+    expect(orphan.gone).toBe(true);
+    expect({ code: orphan.code, signal: orphan.signal }).toEqual({ code: null, signal: "SIGKILL" });
+    expect(orphan.stderr).toBe("chroma-launcher: parent went away (stdin closed); stopping\nchroma-launcher: still running 10000 ms after stdin closed; killing it\n");
   }, 60_000);
 
   it("refuses to start on a port that is already in use, naming the port", async () => {
